@@ -1,0 +1,28 @@
+"""Settings read from the environment, so one build runs on a laptop or behind a proxy."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    """`DATABASE_URL` defaults to a SQLite file so that nothing else has to run."""
+
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore")
+
+    database_url: str = f"sqlite:///{ROOT / 'data' / 'labyrinth.sqlite3'}"
+    redis_url: str | None = None
+    run_migrations: bool = True
+    # Per connection: a burst of `rate_burst` messages, refilled at `rate_per_second`.
+    rate_burst: int = 40
+    rate_per_second: float = 20.0
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

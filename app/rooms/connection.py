@@ -1,0 +1,82 @@
+"""One WebSocket connection: who it speaks for, what it was last sent, its send queue.
+
+Sending goes through a queue drained by a writer task, so one slow client never holds up
+the fan-out to everybody else in the room; a client that falls too far behind is closed
+and resyncs on reconnect, like any client that missed updates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from fastapi import WebSocket
+
+from app.rooms.ratelimit import TokenBucket
+
+MAX_QUEUE = 512
+CLOSE_TOO_SLOW = 4408
+
+
+class Connection:
+    def __init__(
+        self, websocket: WebSocket, room: str, burst: int = 40, per_second: float = 20.0
+    ) -> None:
+        self.websocket = websocket
+        self.room = room
+        self.greeted = False
+        self.seat: int | None = None
+        # seq of the last `state` this connection was sent; -1 before any.
+        self.sent_seq = -1
+        self.game_id: str | None = None
+        self.messages = TokenBucket(capacity=burst, refill_per_second=per_second)
+        self.chats = TokenBucket(capacity=5, refill_per_second=0.5)
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        self._closer: asyncio.Task[None] | None = None
+        self.closed = False
+
+    @property
+    def viewer(self) -> int | None:
+        return self.seat
+
+    def start(self) -> None:
+        self._writer = asyncio.create_task(self._write())
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self._queue.qsize() >= MAX_QUEUE:
+            self.closed = True
+            self._closer = asyncio.create_task(self._close(CLOSE_TOO_SLOW, "too far behind"))
+            return
+        self._queue.put_nowait(text)
+
+    async def _write(self) -> None:
+        while True:
+            text = await self._queue.get()
+            if text is None:
+                return
+            try:
+                await self.websocket.send_text(text)
+            except Exception:  # the peer went away; the reader loop notices and cleans up
+                self.closed = True
+                return
+
+    async def _close(self, code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.websocket.close(code=code, reason=reason)
+
+    async def finish(self, code: int | None = None, reason: str = "") -> None:
+        """Flush what is queued, stop the writer, and close if a code is given."""
+        self._queue.put_nowait(None)
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._writer, timeout=5)
+        self.closed = True
+        if code is not None:
+            await self._close(code, reason)
+
+    def info(self) -> dict[str, Any]:
+        return {"room": self.room, "seat": self.seat}

@@ -1,0 +1,125 @@
+"""A game being played, kept in memory and rebuilt from the action log when needed.
+
+The log in the database is the truth; this is a cache of `setup + replay(actions)`. It
+also memoises the serialised `state` message for each distinct viewer at the current
+`seq`, so a room with many spectators computes the spectator view once per move.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules import Game
+from app.store.repository import ActionRecord, GameRecord
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(slots=True)
+class LastAction:
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+@dataclass
+class LiveGame:
+    record: GameRecord
+    game: Game
+    last: LastAction | None = None
+    _messages: dict[tuple[int | None, bool], str] = field(default_factory=dict)
+    _history: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, record: GameRecord, actions: list[ActionRecord]) -> LiveGame:
+        game = Game.new(record.variant, record.players, record.seed, record.options)
+        live = cls(record=record, game=game)
+        live.extend(actions)
+        return live
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def seq(self) -> int:
+        return self.game.seq
+
+    @property
+    def finished(self) -> bool:
+        return self.game.result is not None
+
+    def extend(self, actions: list[ActionRecord]) -> None:
+        """Catch up with actions another process (or an earlier run) committed."""
+        for entry in actions:
+            if entry.seq != self.game.seq + 1:
+                continue
+            events = self.game.apply(entry.seat, entry.payload)
+            self.last = LastAction(entry.seq, entry.seat, entry.payload, events)
+        self._invalidate()
+
+    def tentative(self, seat: int, action: dict[str, Any]) -> tuple[Game, list[dict[str, Any]]]:
+        """Apply on a copy: the live state changes only once the log has the action."""
+        copy = self.game.clone()
+        events = copy.apply(seat, action)
+        return copy, events
+
+    def commit(self, game: Game, seat: int, action: dict[str, Any], events: list[Any]) -> None:
+        self.game = game
+        self.last = LastAction(game.seq, seat, action, events)
+        self._invalidate()
+
+    def _invalidate(self) -> None:
+        self._messages.clear()
+        self._history.clear()
+
+    # What a viewer is sent -------------------------------------------------------
+
+    def state_message(self, viewer: int | None, with_history: bool = False) -> str:
+        key = (viewer, with_history)
+        text = self._messages.get(key)
+        if text is None:
+            message: dict[str, Any] = {
+                "type": "state",
+                "seq": self.game.seq,
+                "view": self.game.view(viewer),
+                "last": self._last_for(viewer),
+            }
+            if with_history:
+                message["history"] = self.history_for(viewer)
+            text = dumps(message)
+            self._messages[key] = text
+        return text
+
+    def _last_for(self, viewer: int | None) -> dict[str, Any] | None:
+        if self.last is None:
+            return None
+        engine, state = self.game.engine, self.game.state
+        action = engine.redact_action(state, self.last.seat, self.last.action, viewer)
+        return {
+            "seq": self.last.seq,
+            "seat": self.last.seat,
+            "action": action,
+            "events": engine.redact_events(state, self.last.events, viewer),
+            "notation": engine.notation(action),
+        }
+
+    def history_for(self, viewer: int | None) -> list[dict[str, Any]]:
+        cached = self._history.get(viewer)
+        if cached is None:
+            engine, state = self.game.engine, self.game.state
+            cached = [
+                {
+                    "seq": seq,
+                    "seat": seat,
+                    "notation": engine.notation(engine.redact_action(state, seat, action, viewer)),
+                }
+                for seq, seat, action in self.game.actions
+            ]
+            self._history[viewer] = cached
+        return cached

@@ -1,0 +1,373 @@
+"""The room service: what HTTP handlers and WebSocket connections ask of rooms.
+
+It owns this process's in-memory side of rooms (live games, connections) and talks to
+the database only through the repository, in worker threads so the event loop never
+waits on SQL. Actions in one room are serialised by that room's lock; across processes,
+the action log's primary key decides, and a loser catches up and answers `stale`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from anyio import to_thread
+
+from app.rooms.connection import Connection
+from app.rooms.errors import RoomError, not_found, unauthorized
+from app.rooms.hub import Hub, HubMessage
+from app.rooms.keys import hash_token, new_game_id, new_room_code, new_seed, new_token
+from app.rooms.live import LiveGame, dumps
+from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, seed_hash
+from app.store.repository import GameRecord, Repository, RoomRecord, SeatTaken, StaleWrite
+
+T = TypeVar("T")
+MAX_NAME = 32
+MAX_CHAT = 500
+
+
+def clean_name(raw: str) -> str:
+    """A name is 1-32 characters after trimming, with no control or format characters."""
+    name = raw.strip(" ")
+    if not 1 <= len(name) <= MAX_NAME:
+        raise RoomError("bad_name", f"a name has 1 to {MAX_NAME} characters", 422)
+    if any(unicodedata.category(ch) in {"Cc", "Cf", "Zl", "Zp"} for ch in name):
+        raise RoomError("bad_name", "a name may not hold control characters", 422)
+    return name
+
+
+@dataclass
+class RoomLive:
+    """This process's view of one room: its row, its game, its connections."""
+
+    record: RoomRecord
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    live: LiveGame | None = None
+    connections: set[Connection] = field(default_factory=set)
+
+
+class RoomService:
+    def __init__(self, repo: Repository, hub: Hub) -> None:
+        self.repo = repo
+        self.hub = hub
+        self.rooms: dict[str, RoomLive] = {}
+        self.actions_applied = 0
+
+    async def _db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await to_thread.run_sync(fn, *args)
+
+    async def start(self) -> None:
+        await self.hub.start(self._deliver)
+
+    async def stop(self) -> None:
+        await self.hub.stop()
+
+    # Rooms -----------------------------------------------------------------------
+
+    async def create_room(self, variant: str, options: dict[str, Any] | None) -> RoomRecord:
+        if variant not in ENGINES:
+            raise RoomError("bad_request", f"unknown variant {variant!r}", 422)
+        try:
+            normalised = get_engine(variant).parse_options(options or {})
+        except InvalidOptions as exc:
+            raise RoomError("bad_options", str(exc), 422) from exc
+        code = new_room_code()
+        await self._db(self.repo.create_room, code, variant, normalised)
+        return RoomRecord(code, variant, normalised, datetime.now(UTC), None, ())
+
+    async def _room(self, code: str) -> RoomLive:
+        room = self.rooms.get(code)
+        if room is None:
+            record = await self._db(self.repo.get_room, code)
+            if record is None:
+                raise not_found("room")
+            room = self.rooms.setdefault(code, RoomLive(record))
+        return room
+
+    async def _reload(self, room: RoomLive) -> None:
+        record = await self._db(self.repo.get_room, room.record.code)
+        if record is not None:
+            room.record = record
+
+    async def room_info(self, code: str) -> dict[str, Any]:
+        room = self.rooms.get(code)
+        if room is None:
+            record = await self._db(self.repo.get_room, code)
+            if record is None:
+                raise not_found("room")
+            return await self._info(RoomLive(record))
+        return await self._info(room)
+
+    async def _info(self, room: RoomLive) -> dict[str, Any]:
+        record = room.record
+        connected = {c.seat for c in room.connections if c.greeted and c.seat is not None}
+        status = "lobby"
+        if record.game_id is not None:
+            if room.live is not None and room.live.id == record.game_id:
+                status = "finished" if room.live.finished else "playing"
+            else:
+                game = await self._db(self.repo.get_game, record.game_id)
+                status = "finished" if game and game.status == "finished" else "playing"
+        return {
+            "code": record.code,
+            "variant": record.variant,
+            "options": record.options,
+            "status": status,
+            "seats": [
+                {"seat": s.seat, "name": s.name, "kind": s.kind, "connected": s.seat in connected}
+                for s in record.seats
+            ],
+            "game_id": record.game_id,
+            "spectators": sum(1 for c in room.connections if c.greeted and c.seat is None),
+        }
+
+    async def join(self, code: str, raw_name: str) -> tuple[int, str]:
+        name = clean_name(raw_name)
+        room = await self._room(code)
+        engine = get_engine(room.record.variant)
+        token = new_token()
+        async with room.lock:
+            for _attempt in range(5):
+                await self._reload(room)
+                if room.record.game_id is not None:
+                    raise RoomError("already_started", "the game has started", 409)
+                taken = {s.seat for s in room.record.seats}
+                free = [i for i in range(engine.max_players) if i not in taken]
+                if not free:
+                    raise RoomError("room_full", "every seat is taken", 409)
+                try:
+                    await self._db(self.repo.add_seat, code, free[0], name, hash_token(token))
+                except SeatTaken:
+                    continue
+                await self._reload(room)
+                break
+            else:
+                raise RoomError("room_full", "the seats were taken while joining", 409)
+        await self.hub.publish({"room": code, "kind": "room"})
+        return free[0], token
+
+    async def seat_for(self, code: str, token: str | None) -> int:
+        if not token:
+            raise unauthorized()
+        seat = await self._db(self.repo.seat_for_token, code, hash_token(token))
+        if seat is None:
+            raise unauthorized()
+        return seat
+
+    async def start_game(self, code: str, token: str | None) -> str:
+        room = await self._room(code)
+        await self.seat_for(code, token)
+        engine = get_engine(room.record.variant)
+        async with room.lock:
+            await self._reload(room)
+            if room.record.game_id is not None:
+                raise RoomError("already_started", "the game has already started", 409)
+            players = [s.name for s in room.record.seats]
+            if len(players) < engine.min_players:
+                raise RoomError(
+                    "too_few_players", f"at least {engine.min_players} players are needed", 409
+                )
+            seed = new_seed()
+            record = GameRecord(
+                id=new_game_id(),
+                room_code=code,
+                variant=room.record.variant,
+                options=room.record.options,
+                players=players,
+                seed=seed,
+                seed_hash=seed_hash(seed),
+                status="live",
+                seq=0,
+                result=None,
+                started_at=datetime.now(UTC),
+                finished_at=None,
+                imported=False,
+            )
+            live = LiveGame.load(record, [])
+            if not await self._db(self.repo.create_game, record):
+                raise RoomError("already_started", "the game has already started", 409)
+            await self._reload(room)
+            room.live = live
+        await self.hub.publish({"room": code, "kind": "room"})
+        await self.hub.publish({"room": code, "kind": "seq", "seq": 0})
+        return record.id
+
+    async def _live(self, room: RoomLive) -> LiveGame | None:
+        """The room's game in memory, loading it from the log on first use."""
+        game_id = room.record.game_id
+        if game_id is None:
+            await self._reload(room)
+            game_id = room.record.game_id
+            if game_id is None:
+                return None
+        if room.live is None or room.live.id != game_id:
+            record = await self._db(self.repo.get_game, game_id)
+            if record is None:
+                return None
+            actions = await self._db(self.repo.actions, game_id, 0)
+            room.live = LiveGame.load(record, actions)
+        return room.live
+
+    async def _catch_up(self, live: LiveGame) -> None:
+        actions = await self._db(self.repo.actions, live.id, live.seq)
+        if actions:
+            live.extend(actions)
+
+    # Connections -----------------------------------------------------------------
+
+    async def connect(self, code: str, conn: Connection) -> None:
+        room = await self._room(code)
+        room.connections.add(conn)
+
+    async def disconnect(self, conn: Connection) -> None:
+        room = self.rooms.get(conn.room)
+        if room is None:
+            return
+        room.connections.discard(conn)
+        if conn.greeted:
+            await self._broadcast_room(room)
+        if not room.connections:
+            # Nothing here to keep warm; the log has everything.
+            self.rooms.pop(conn.room, None)
+
+    async def hello(self, conn: Connection, token: str | None) -> None:
+        room = await self._room(conn.room)
+        seat = None if token is None else await self.seat_for(conn.room, token)
+        conn.seat = seat
+        conn.greeted = True
+        async with room.lock:
+            await self._reload(room)
+            live = await self._live(room)
+            if live is not None:
+                await self._catch_up(live)
+        conn.send(dumps({"type": "welcome", "seat": seat, "room": await self._info(room)}))
+        if live is not None:
+            self._send_state(conn, live, with_history=True)
+        await self._broadcast_room(room, skip=conn)
+
+    async def sync(self, conn: Connection) -> None:
+        room = await self._room(conn.room)
+        async with room.lock:
+            live = await self._live(room)
+            if live is None:
+                raise RoomError("illegal", "no game is running in this room")
+            await self._catch_up(live)
+        self._send_state(conn, live, with_history=True)
+
+    def _send_state(self, conn: Connection, live: LiveGame, with_history: bool = False) -> None:
+        if conn.game_id != live.id:
+            conn.game_id, conn.sent_seq = live.id, -1
+        # A connection that missed intermediate states gets the move list again, so its
+        # log stays whole without a round trip.
+        missed = conn.sent_seq >= 0 and live.seq > conn.sent_seq + 1
+        conn.send(live.state_message(conn.viewer, with_history or missed or conn.sent_seq < 0))
+        conn.sent_seq = live.seq
+
+    # Playing ---------------------------------------------------------------------
+
+    async def act(self, conn: Connection, seq: Any, action: dict[str, Any]) -> None:
+        if conn.seat is None:
+            raise RoomError("spectator", "spectators cannot act; take a seat to play")
+        room = await self._room(conn.room)
+        async with room.lock:
+            live = await self._live(room)
+            if live is None:
+                raise RoomError("illegal", "no game is running in this room")
+            if live.finished:
+                raise RoomError("finished", "the game is over")
+            if seq != live.seq:
+                raise RoomError("stale", f"the game is at seq {live.seq}, not {seq}")
+            try:
+                game, events = live.tentative(conn.seat, action)
+            except IllegalAction as exc:
+                raise RoomError(exc.code, exc.message) from exc
+            try:
+                await self._db(
+                    self.repo.append_action,
+                    live.id,
+                    game.seq,
+                    conn.seat,
+                    action,
+                    game.result,
+                    datetime.now(UTC),
+                )
+            except StaleWrite as exc:
+                await self._catch_up(live)
+                raise RoomError("stale", "another action was accepted first") from exc
+            live.commit(game, conn.seat, action, events)
+            self.actions_applied += 1
+            new_seq = live.seq
+        await self.hub.publish({"room": conn.room, "kind": "seq", "seq": new_seq})
+        if live.finished:
+            await self.hub.publish({"room": conn.room, "kind": "room"})
+
+    async def legal(self, conn: Connection) -> tuple[int, list[dict[str, Any]]]:
+        room = await self._room(conn.room)
+        async with room.lock:
+            live = await self._live(room)
+        if live is None:
+            return 0, []
+        if conn.seat is None:
+            return live.seq, []
+        return live.seq, live.game.legal_actions(conn.seat)
+
+    async def chat(self, conn: Connection, text: str) -> None:
+        text = text.strip()
+        if not 1 <= len(text) <= MAX_CHAT:
+            raise RoomError("bad_message", f"a chat line has 1 to {MAX_CHAT} characters")
+        if not conn.chats.take():
+            raise RoomError("rate_limited", "too many chat lines; wait a moment")
+        room = await self._room(conn.room)
+        name = "spectator"
+        if conn.seat is not None:
+            name = next((s.name for s in room.record.seats if s.seat == conn.seat), "?")
+        message = {
+            "type": "chat",
+            "from": {"seat": conn.seat, "name": name},
+            "text": text,
+            "at": datetime.now(UTC).isoformat(),
+        }
+        await self.hub.publish({"room": conn.room, "kind": "chat", "chat": message})
+
+    # Fan-out ---------------------------------------------------------------------
+
+    async def _deliver(self, message: HubMessage) -> None:
+        room = self.rooms.get(message.get("room", ""))
+        if room is None or not room.connections:
+            return
+        kind = message.get("kind")
+        if kind == "chat":
+            text = dumps(message["chat"])
+            for conn in list(room.connections):
+                if conn.greeted:
+                    conn.send(text)
+        elif kind == "room":
+            await self._reload(room)
+            await self._broadcast_room(room)
+        elif kind == "seq":
+            async with room.lock:
+                live = await self._live(room)
+                if live is None:
+                    return
+                if live.seq < int(message.get("seq", 0)):
+                    await self._catch_up(live)
+            for conn in list(room.connections):
+                if conn.greeted and (conn.game_id != live.id or conn.sent_seq < live.seq):
+                    self._send_state(conn, live)
+
+    async def _broadcast_room(self, room: RoomLive, skip: Connection | None = None) -> None:
+        text = dumps({"type": "room", "room": await self._info(room)})
+        for conn in list(room.connections):
+            if conn.greeted and conn is not skip:
+                conn.send(text)
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "rooms": len(self.rooms),
+            "connections": sum(len(r.connections) for r in self.rooms.values()),
+            "actions_applied": self.actions_applied,
+        }

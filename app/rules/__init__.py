@@ -1,0 +1,39 @@
+"""The rules package: pure, deterministic game engines and the registry of variants.
+
+Rooms, storage, replays and bots find an engine here by variant id and talk to it only
+through the `Engine` interface (`base.py`), or through the `Game` wrapper.
+"""
+
+from __future__ import annotations
+
+from app.rules import classic
+from app.rules.base import Engine, IllegalAction, InvalidOptions, rng_for, seed_hash
+from app.rules.game import Game
+
+ENGINES: dict[str, Engine] = {classic.ENGINE.variant: classic.ENGINE}
+
+
+class UnknownVariant(ValueError):
+    """A variant id with no engine (a clear ValueError, not a bare KeyError)."""
+
+
+def get_engine(variant: str) -> Engine:
+    """The engine of `variant`; raises `UnknownVariant` naming the known ones."""
+    engine = ENGINES.get(variant)
+    if engine is None:
+        known = ", ".join(sorted(ENGINES))
+        raise UnknownVariant(f"unknown variant {variant!r}; known variants: {known}")
+    return engine
+
+
+__all__ = [
+    "ENGINES",
+    "Engine",
+    "Game",
+    "IllegalAction",
+    "InvalidOptions",
+    "UnknownVariant",
+    "get_engine",
+    "rng_for",
+    "seed_hash",
+]

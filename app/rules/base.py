@@ -1,0 +1,117 @@
+"""The one interface every game engine implements.
+
+Rooms, storage, replays and bots talk to games only through `Engine`, so none of them
+branches on the variant. Engines are pure: no I/O, no clock, no global randomness. Every
+random choice comes from the `random.Random` handed in, which `rng_for` derives from the
+game's seed and the sequence number of the action, so replaying a record reproduces the
+game exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+JSON = dict[str, Any]
+
+
+class IllegalAction(Exception):  # not ...Error: the name reads like the game
+    """An action the engine refuses; the state is untouched when this is raised.
+
+    `code` is one of the protocol's error codes: `bad_message` (the action does not
+    parse), `not_your_turn`, `illegal` (against a rule; the message names the rule),
+    `finished`.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class InvalidOptions(ValueError):
+    """Room options that the variant does not accept (unknown key, wrong type)."""
+
+
+def rng_for(seed: str, seq: int) -> random.Random:
+    """The random source for setup (`seq == 0`) or for the action that produces `seq`.
+
+    Derived by hashing, never from the clock, so that each step of a replay draws the
+    same numbers whatever happened before it in the process.
+    """
+    digest = hashlib.sha256(f"{seed}/{seq}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def seed_hash(seed: str) -> str:
+    """The public commitment to a game's seed (SHA-256, hex)."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """What the server needs of any engine's state object."""
+
+    seq: int
+
+    def clone(self) -> GameState:
+        """An independent copy, so a tentative action can be applied and thrown away."""
+        ...
+
+
+class Engine(Protocol):
+    """A game variant. Every method is deterministic given its arguments."""
+
+    variant: str
+    min_players: int
+    max_players: int
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> JSON:
+        """Validate room options and fill in defaults; raise `InvalidOptions`."""
+        ...
+
+    def setup(self, players: Sequence[str], options: JSON, rng: random.Random) -> Any:
+        """A new game for these player names (seat i is players[i]); `seq` is 0."""
+        ...
+
+    def apply(
+        self, state: Any, seat: int, action: Mapping[str, Any], rng: random.Random
+    ) -> list[JSON]:
+        """Validate completely, then change `state` in place and return the events.
+
+        Raises `IllegalAction` before touching anything. Increments `state.seq` by one.
+        """
+        ...
+
+    def to_move(self, state: Any) -> int | None:
+        """The seat expected to act next, or None when the game is over."""
+        ...
+
+    def legal_actions(self, state: Any, seat: int | None) -> list[JSON]:
+        """Every action `seat` may send now; each is accepted, and only these are."""
+        ...
+
+    def view(self, state: Any, viewer: int | None) -> JSON:
+        """The state as `viewer` (a seat, or None for a spectator) may see it.
+
+        The only road by which state leaves the engine: secrets are removed here.
+        """
+        ...
+
+    def redact_action(self, state: Any, seat: int, action: JSON, viewer: int | None) -> JSON:
+        """The action `seat` took, as far as `viewer` may know it (e.g. a picked card hidden)."""
+        ...
+
+    def redact_events(self, state: Any, events: list[JSON], viewer: int | None) -> list[JSON]:
+        """The events of an action, without those `viewer` may not see."""
+        ...
+
+    def result(self, state: Any) -> JSON | None:
+        """None while playing; `{"winners": [seats], ...}` once finished."""
+        ...
+
+    def notation(self, action: JSON) -> str:
+        """Human notation of a (possibly redacted) action: `Nb+1`, `c3`, `swap:2`."""
+        ...

@@ -1,0 +1,740 @@
+"""Labyrinth, the classic game (variant id `classic`), per `shared/rules/classic.md`.
+
+Includes the event variant (option `events`) and the younger-children variant (option
+`return_home: false`); they combine. The wire format of actions, views and events is
+`docs/protocol.md`, section "Classic".
+
+Decisions taken where the rulebook is silent (each is also noted where it applies):
+- Tiles: the 6 T tiles carry bat, dragon, genie, ghost, troll, sorceress; 6 of the 15 L
+  tiles carry lizard, moth, owl, scarab, rat, spider; the 13 I and the other 9 L are plain.
+- Setup draws, in this order: the tiles (shuffle, orientations, row-major lay, last is the
+  spare), then the 24 cards (shuffled, dealt in equal consecutive piles; top = target),
+  then, with events, which tiles carry them. Seat 0 starts.
+- Events are all beneficial (the rulebook says so), so `double_turn` is applied
+  automatically rather than offered; the others are offered as actions while unused.
+- A card is found after any move, staying included, when the pawn's cell shows the top
+  card's treasure, however the pawn got there.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from app.rules.base import JSON, IllegalAction, InvalidOptions
+from app.rules.board import (
+    FIXED_CELLS,
+    SLOTS,
+    Board,
+    PushResult,
+    Slot,
+    TileInfo,
+    carried,
+    cell_name,
+    cell_of,
+    cells_of,
+    make_catalogue,
+    open_str,
+    parse_cell,
+    pos_of,
+)
+
+VARIANT = "classic"
+COLORS = ("red", "yellow", "green", "blue")
+HOMES = (cell_of(0, 0), cell_of(0, 6), cell_of(6, 0), cell_of(6, 6))
+
+FIXED_TREASURES: dict[int, str] = {
+    cell_of(0, 2): "book", cell_of(0, 4): "gold",
+    cell_of(2, 0): "map", cell_of(2, 2): "crown", cell_of(2, 4): "keys", cell_of(2, 6): "skull",
+    cell_of(4, 0): "ring", cell_of(4, 2): "chest", cell_of(4, 4): "emerald",
+    cell_of(4, 6): "sword",
+    cell_of(6, 2): "candlestick", cell_of(6, 4): "helmet",
+}  # fmt: skip
+T_CREATURES = ("bat", "dragon", "genie", "ghost", "troll", "sorceress")
+L_CREATURES = ("lizard", "moth", "owl", "scarab", "rat", "spider")
+TREASURES: tuple[str, ...] = tuple(FIXED_TREASURES.values()) + T_CREATURES + L_CREATURES
+
+EVENTS = ("extra_push", "double_turn", "swap", "peek", "exchange", "wall")
+
+_MOVABLE = (
+    [TileInfo("I")] * 13
+    + [TileInfo("L", treasure=t) for t in L_CREATURES]
+    + [TileInfo("L")] * 9
+    + [TileInfo("T", treasure=t) for t in T_CREATURES]
+)
+CATALOGUE = make_catalogue(FIXED_TREASURES, _MOVABLE)
+_FIRST_MOVABLE = len(FIXED_CELLS)
+PLAIN_I = tuple(range(_FIRST_MOVABLE, _FIRST_MOVABLE + 13))
+PLAIN_L = tuple(range(_FIRST_MOVABLE + 13 + 6, _FIRST_MOVABLE + 13 + 15))
+
+OPTION_DEFAULTS: dict[str, bool] = {"events": False, "return_home": True}
+
+# Events only their own seat may see, and fields of events hidden from the others; applied
+# by `redact_events` alone, until the game is finished.
+_PRIVATE_EVENTS = frozenset({"target"})
+_PRIVATE_FIELDS = {"picked": ("treasure",)}
+
+
+# --- actions ------------------------------------------------------------------------------
+
+
+def _bad(message: str) -> IllegalAction:
+    return IllegalAction("bad_message", message)
+
+
+def _illegal(message: str) -> IllegalAction:
+    return IllegalAction("illegal", message)
+
+
+def _expect_fields(action: Mapping[str, Any], kind: str, fields: tuple[str, ...]) -> None:
+    expected = {"type", *fields}
+    if set(action) != expected:
+        wanted = ", ".join(sorted(expected))
+        raise _bad(f"a {kind} action has exactly the fields {wanted}; got {sorted(action)}")
+
+
+def _int_field(value: Any, name: str, allowed: range | tuple[int, ...]) -> int:
+    if type(value) is not int or value not in allowed:
+        raise _bad(f"{name} must be an integer in {list(allowed)}, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Push:
+    """Push the spare, turned `rotation` quarter turns clockwise from how the view shows
+    it, in at slot (`side`, `index`). Notation `Nb`, `W4+1`."""
+
+    side: str
+    index: int
+    rotation: int = 0
+    TYPE: ClassVar[str] = "push"
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(r"([NS][bdf]|[EW][246])(?:\+([123]))?")
+
+    @property
+    def slot(self) -> Slot:
+        return Slot(self.side, self.index)
+
+    @classmethod
+    def parse(cls, text: str) -> Push:
+        match = cls._PATTERN.fullmatch(text)
+        if not match:
+            raise ValueError(f"bad push {text!r}")
+        slot = Slot.parse(match[1])
+        return cls(slot.side, slot.index, int(match[2] or 0))
+
+    def __str__(self) -> str:
+        return f"{self.slot}+{self.rotation}" if self.rotation else str(self.slot)
+
+    @classmethod
+    def from_dict(cls, action: Mapping[str, Any]) -> Push:
+        _expect_fields(action, "push", ("side", "index", "rotation"))
+        side = action["side"]
+        if side not in ("N", "E", "S", "W"):
+            raise _bad(f"side must be one of N, E, S, W, got {side!r}")
+        index = _int_field(action["index"], "index", (1, 3, 5))
+        return cls(side, index, _int_field(action["rotation"], "rotation", range(4)))
+
+    def to_dict(self) -> JSON:
+        return {"type": "push", "side": self.side, "index": self.index, "rotation": self.rotation}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Walk to `to` = (row, col); the pawn's own cell means staying. Notation `c3`."""
+
+    to: tuple[int, int]
+    TYPE: ClassVar[str] = "move"
+
+    @property
+    def cell(self) -> int:
+        return cell_of(*self.to)
+
+    @classmethod
+    def at(cls, cell: int) -> Move:
+        return cls(divmod(cell, 7))
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        return cls.at(parse_cell(text))
+
+    def __str__(self) -> str:
+        return cell_name(self.cell)
+
+    @classmethod
+    def from_dict(cls, action: Mapping[str, Any]) -> Move:
+        _expect_fields(action, "move", ("to",))
+        to = action["to"]
+        if not isinstance(to, list | tuple) or len(to) != 2:
+            raise _bad(f"to must be [row, col], got {to!r}")
+        return cls((_int_field(to[0], "to[0]", range(7)), _int_field(to[1], "to[1]", range(7))))
+
+    def to_dict(self) -> JSON:
+        return {"type": "move", "to": list(self.to)}
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Trade places with another pawn (the `swap` event). Notation `swap:2`."""
+
+    with_seat: int
+    TYPE: ClassVar[str] = "swap"
+
+    @classmethod
+    def parse(cls, text: str) -> Swap:
+        match = re.fullmatch(r"swap:([0-3])", text)
+        if not match:
+            raise ValueError(f"bad swap {text!r}")
+        return cls(int(match[1]))
+
+    def __str__(self) -> str:
+        return f"swap:{self.with_seat}"
+
+    @classmethod
+    def from_dict(cls, action: Mapping[str, Any]) -> Swap:
+        _expect_fields(action, "swap", ("with",))
+        return cls(_int_field(action["with"], "with", range(4)))
+
+    def to_dict(self) -> JSON:
+        return {"type": "swap", "with": self.with_seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """Put a card of one's pile on top (the `peek` or `exchange` event). Notation
+    `pick:crown`; `treasure` is None only in the redacted form `pick` others see."""
+
+    treasure: str | None
+    TYPE: ClassVar[str] = "pick"
+
+    @classmethod
+    def parse(cls, text: str) -> Pick:
+        if text == "pick":
+            return cls(None)
+        name = text.removeprefix("pick:")
+        if name == text or name not in TREASURES:
+            raise ValueError(f"bad pick {text!r}")
+        return cls(name)
+
+    def __str__(self) -> str:
+        return "pick" if self.treasure is None else f"pick:{self.treasure}"
+
+    @classmethod
+    def from_dict(cls, action: Mapping[str, Any]) -> Pick:
+        _expect_fields(action, "pick", ("treasure",))
+        treasure = action["treasure"]
+        if not isinstance(treasure, str) or treasure not in TREASURES:
+            raise _bad(f"treasure must be one of the 24 treasures, got {treasure!r}")
+        return cls(treasure)
+
+    def to_dict(self) -> JSON:
+        return (
+            {"type": "pick"}
+            if self.treasure is None
+            else {"type": "pick", "treasure": self.treasure}
+        )
+
+
+Action = Push | Move | Swap | Pick
+_ACTION_TYPES: dict[str, type[Push] | type[Move] | type[Swap] | type[Pick]] = {
+    "push": Push, "move": Move, "swap": Swap, "pick": Pick,
+}  # fmt: skip
+
+
+def action_from_dict(action: Any) -> Action:
+    """The typed action of a wire dict; anything malformed is `bad_message`."""
+    if not isinstance(action, Mapping):
+        raise _bad("an action is a JSON object")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in _ACTION_TYPES:
+        raise _bad(f"unknown action type {kind!r}; expected push, move, swap or pick")
+    return _ACTION_TYPES[kind].from_dict(action)
+
+
+def parse_action(text: str) -> Action:
+    """The action of a notation string (`Nb+1`, `c3`, `swap:2`, `pick:crown`, `pick`)."""
+    if text.startswith("swap"):
+        return Swap.parse(text)
+    if text.startswith("pick"):
+        return Pick.parse(text)
+    if text[:1] in ("N", "E", "S", "W"):
+        return Push.parse(text)
+    return Move.parse(text)
+
+
+# --- state --------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Player:
+    name: str
+    home: int
+    pos: int
+    pile: list[str]
+    found: list[str] = field(default_factory=list)
+
+    @property
+    def target(self) -> str | None:
+        return self.pile[0] if self.pile else None
+
+    def clone(self) -> Player:
+        return Player(self.name, self.home, self.pos, self.pile.copy(), self.found.copy())
+
+
+@dataclass(slots=True)
+class Turn:
+    """Whose turn, where in it, and the event it revealed (`used` once spent)."""
+
+    seat: int
+    phase: str = "push"
+    event: str | None = None
+    used: bool = False
+    bonus: bool = False
+
+    def offers(self, event: str) -> bool:
+        return self.event == event and not self.used
+
+
+def _copy_result(result: JSON | None) -> JSON | None:
+    return None if result is None else {**result, "winners": [*result["winners"]]}
+
+
+@dataclass(slots=True)
+class ClassicState:
+    options: JSON
+    board: Board
+    players: list[Player]
+    tile_events: dict[int, str]  # tile id -> event on its back; secret; never mutated
+    revealed: set[int] = field(default_factory=set)
+    turn: Turn | None = field(default_factory=lambda: Turn(0))
+    forbidden: Slot | None = None
+    last_push: Slot | None = None
+    result: JSON | None = None
+    seq: int = 0
+
+    def clone(self) -> ClassicState:
+        turn = self.turn
+        return ClassicState(
+            options=self.options,
+            board=self.board.clone(),
+            players=[p.clone() for p in self.players],
+            tile_events=self.tile_events,
+            revealed=self.revealed.copy(),
+            turn=None
+            if turn is None
+            else Turn(turn.seat, turn.phase, turn.event, turn.used, turn.bonus),
+            forbidden=self.forbidden,
+            last_push=self.last_push,
+            result=_copy_result(self.result),
+            seq=self.seq,
+        )
+
+
+# --- the engine ---------------------------------------------------------------------------
+
+
+class ClassicEngine:
+    """The `Engine` for `classic`. Stateless: everything lives in `ClassicState`."""
+
+    variant = VARIANT
+    min_players = 2
+    max_players = 4
+
+    # -- setup ------------------------------------------------------------------------------
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> JSON:
+        """Exactly `events` and `return_home`, both booleans; missing ones take defaults."""
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, Mapping):
+            raise InvalidOptions("options must be an object")
+        unknown = sorted(set(raw) - set(OPTION_DEFAULTS))
+        if unknown:
+            raise InvalidOptions(f"unknown classic option(s): {', '.join(map(str, unknown))}")
+        options = dict(OPTION_DEFAULTS)
+        for key, value in raw.items():
+            if type(value) is not bool:
+                raise InvalidOptions(f"option {key} must be true or false, got {value!r}")
+            options[key] = value
+        return options
+
+    def setup(self, players: Sequence[str], options: JSON, rng: random.Random) -> ClassicState:
+        """Tiles, then cards, then (with events) the event tiles: see the module docstring."""
+        if not self.min_players <= len(players) <= self.max_players:
+            raise ValueError(f"classic is for 2 to 4 players, got {len(players)}")
+        options = self.parse_options(options)
+        board = Board.deal(CATALOGUE, rng)
+        cards = list(TREASURES)
+        rng.shuffle(cards)
+        each = len(cards) // len(players)
+        seats = [
+            Player(str(name), HOMES[i], HOMES[i], cards[i * each : (i + 1) * each])
+            for i, name in enumerate(players)
+        ]
+        return ClassicState(
+            options, board, seats, self._hide_events(rng) if options["events"] else {}
+        )
+
+    @staticmethod
+    def _hide_events(rng: random.Random) -> dict[int, str]:
+        """Each event on exactly one plain I and one plain L tile, chosen by the rng."""
+        i_tiles = rng.sample(PLAIN_I, len(EVENTS))
+        l_tiles = rng.sample(PLAIN_L, len(EVENTS))
+        return {tile: EVENTS[k % len(EVENTS)] for k, tile in enumerate(i_tiles + l_tiles)}
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def to_move(self, state: ClassicState) -> int | None:
+        return None if state.turn is None else state.turn.seat
+
+    def result(self, state: ClassicState) -> JSON | None:
+        return _copy_result(state.result)
+
+    def notation(self, action: JSON) -> str:
+        """Notation of a wire action, the redacted `{"type": "pick"}` included."""
+        if (
+            isinstance(action, Mapping)
+            and action.get("type") == "pick"
+            and "treasure" not in action
+        ):
+            return "pick"
+        return str(action_from_dict(action))
+
+    # -- legal actions ------------------------------------------------------------------------
+
+    def legal_actions(self, state: ClassicState, seat: int | None) -> list[JSON]:
+        """Exhaustive and exact: all four rotations of every open slot (even when shapes
+        coincide), every reachable cell including staying, and the turn's event options."""
+        turn = state.turn
+        if turn is None or seat != turn.seat:
+            return []
+        pushes = [
+            Push(slot.side, slot.index, rotation).to_dict()
+            for slot in SLOTS
+            if slot != state.forbidden
+            for rotation in range(4)
+        ]
+        if turn.phase == "push":
+            return pushes
+        player = state.players[seat]
+        actions = [Move.at(c).to_dict() for c in cells_of(self._reach(state, player))]
+        if turn.offers("extra_push"):
+            actions += pushes
+        if turn.offers("swap"):
+            actions += [Swap(s).to_dict() for s in range(len(state.players)) if s != seat]
+        actions += [Pick(t).to_dict() for t in self._pickable(turn, player)]
+        return actions
+
+    @staticmethod
+    def _reach(state: ClassicState, player: Player) -> int:
+        """Where the player may move now: the walkable cells, or with an unused `wall`
+        event those reachable crossing at most one wall."""
+        if state.turn is not None and state.turn.offers("wall"):
+            return state.board.reach_mask_with_wall(player.pos)
+        return state.board.reach_mask(player.pos)
+
+    @staticmethod
+    def _pickable(turn: Turn, player: Player) -> list[str]:
+        """Cards a `pick` may put on top: the top two with `peek`, any with `exchange`.
+        Neither is usable with an empty pile."""
+        if turn.offers("peek"):
+            return player.pile[:2]
+        if turn.offers("exchange"):
+            return player.pile.copy()
+        return []
+
+    # -- applying ---------------------------------------------------------------------------
+
+    def apply(
+        self, state: ClassicState, seat: int, action: Mapping[str, Any], rng: random.Random
+    ) -> list[JSON]:
+        """Parse, check every rule, and only then change the state (in place)."""
+        act = action_from_dict(action)
+        turn = state.turn
+        if turn is None:
+            raise IllegalAction("finished", "finished: the game is over")
+        if seat != turn.seat:
+            raise IllegalAction("not_your_turn", f"not_your_turn: it is seat {turn.seat}'s turn")
+        if isinstance(act, Push):
+            self._check_push(state, turn, act)
+            events = self._push(state, turn, act)
+        elif isinstance(act, Move):
+            self._check_move(state, turn, act)
+            events = self._move(state, turn, act)
+        elif isinstance(act, Swap):
+            self._check_swap(state, turn, act)
+            events = self._swap(state, turn, act)
+        else:
+            self._check_pick(state, turn, act)
+            events = self._pick(state, turn, act, rng)
+        state.seq += 1
+        return events
+
+    # push
+
+    def _check_push(self, state: ClassicState, turn: Turn, act: Push) -> None:
+        """One push a turn, plus one more while an `extra_push` event is unused (moving
+        first forfeits it). No-reverse is always relative to the latest push, so for the
+        extra push it is the push just made."""
+        if turn.phase == "move" and not turn.offers("extra_push"):
+            raise _illegal(
+                "one-push: this turn's push is made; only an extra_push event allows another"
+            )
+        if act.slot == state.forbidden:
+            raise _illegal(f"no-reverse: {act.slot} undoes {state.last_push}")
+
+    def _push(self, state: ClassicState, turn: Turn, act: Push) -> list[JSON]:
+        """A push carries pawns along its line; the turn's first push may reveal an event.
+        No trigger on an extra_push's push nor in a double_turn's bonus turn (and at most
+        one event a turn), and a push that cannot trigger does not reveal either."""
+        can_trigger = turn.phase == "push" and not turn.bonus
+        if turn.phase == "move":
+            turn.used = True
+        slot = act.slot
+        pushed = state.board.push(slot, act.rotation)
+        on_ejected = [i for i, p in enumerate(state.players) if p.pos == pushed.ejected_cell]
+        for player in state.players:
+            player.pos = carried(slot, player.pos)
+        state.forbidden, state.last_push = slot.opposite, slot
+        turn.phase = "move"
+        event = state.tile_events.get(pushed.ejected_tile) if can_trigger else None
+        if event is not None:
+            state.revealed.add(pushed.ejected_tile)
+            turn.event, turn.used = event, False
+        events = [self._pushed_event(state, act, pushed)]
+        if on_ejected:
+            events.append(
+                {"type": "carried", "seats": on_ejected, "to": pos_of(pushed.inserted_cell)}
+            )
+        if event is not None:
+            events.append({"type": "event", "name": event})
+        return events
+
+    def _pushed_event(self, state: ClassicState, act: Push, pushed: PushResult) -> JSON:
+        board = state.board
+        return {
+            "type": "pushed",
+            "slot": str(act.slot),
+            "side": act.side,
+            "index": act.index,
+            "rotation": act.rotation,
+            "ejected_to_spare": self._tile_view(state, board.spare, board.spare_open, False),
+        }
+
+    # move
+
+    def _check_move(self, state: ClassicState, turn: Turn, act: Move) -> None:
+        if turn.phase == "push":
+            raise _illegal("push-first: the push is mandatory before moving")
+        player = state.players[turn.seat]
+        if not self._reach(state, player) >> act.cell & 1:
+            crossing = " even across one wall" if turn.offers("wall") else ""
+            there, here = cell_name(act.cell), cell_name(player.pos)
+            raise _illegal(f"unreachable: {there} is not connected to {here}{crossing}")
+
+    def _move(self, state: ClassicState, turn: Turn, act: Move) -> list[JSON]:
+        """Walk, then look for the target on arrival (staying counts), then end the turn.
+        The `wall` event is spent by the move; `wall: true` only if it was needed."""
+        seat, player = turn.seat, state.players[turn.seat]
+        start, dest = player.pos, act.cell
+        crossed = not state.board.reach_mask(start) >> dest & 1
+        if turn.offers("wall"):
+            turn.used = True
+        player.pos = dest
+        events = [
+            {
+                "type": "moved",
+                "seat": seat,
+                "from": pos_of(start),
+                "to": pos_of(dest),
+                "wall": crossed,
+            }
+        ]
+        events += self._find(state, seat, player)
+        events += self._end_turn(state, turn)
+        return events
+
+    def _find(self, state: ClassicState, seat: int, player: Player) -> list[JSON]:
+        """At most one card a turn, as there is one move a turn. Then the win checks: the
+        last card at once without `return_home`, else ending a move on one's home corner
+        with the pile empty (home corners show no treasure, so never the same move)."""
+        events: list[JSON] = []
+        treasure = player.target
+        if treasure is not None and state.board.treasure_at(player.pos) == treasure:
+            player.pile.pop(0)
+            player.found.append(treasure)
+            events.append({"type": "found", "seat": seat, "treasure": treasure})
+            events.append({"type": "target", "seat": seat, "treasure": player.target})
+            if not player.pile and not state.options["return_home"]:
+                return [*events, self._win(state, seat, "all_found")]
+        elif treasure is None and state.options["return_home"] and player.pos == player.home:
+            events.append(self._win(state, seat, "home"))
+        return events
+
+    @staticmethod
+    def _win(state: ClassicState, seat: int, reason: str) -> JSON:
+        state.result = {"winners": [seat], "reason": reason}
+        return {"type": "won", "seat": seat, "reason": reason}
+
+    @staticmethod
+    def _end_turn(state: ClassicState, turn: Turn) -> list[JSON]:
+        """Next seat, or the same seat again once after a `double_turn` (applied
+        automatically: all events benefit the player), unless the game ended."""
+        if state.result is not None:
+            state.turn = None
+            return []
+        if turn.event == "double_turn" and not turn.bonus:
+            state.turn = Turn(turn.seat, bonus=True)
+        else:
+            state.turn = Turn((turn.seat + 1) % len(state.players))
+        return [{"type": "turn", "seat": state.turn.seat, "bonus": state.turn.bonus}]
+
+    # swap
+
+    def _check_swap(self, state: ClassicState, turn: Turn, act: Swap) -> None:
+        if act.with_seat >= len(state.players):
+            raise _bad(f"with must be a seat 0-{len(state.players) - 1}, got {act.with_seat}")
+        if turn.phase == "push":
+            raise _illegal("push-first: the push is mandatory before swapping")
+        if not turn.offers("swap"):
+            raise _illegal("swap: only an unused swap event allows swapping places")
+        if act.with_seat == turn.seat:
+            raise _illegal("swap: swap places with another pawn, not your own")
+
+    def _swap(self, state: ClassicState, turn: Turn, act: Swap) -> list[JSON]:
+        """Once, before moving; the move then starts from the new cell. No card is found
+        by swapping: finding happens only after a move."""
+        mine, theirs = state.players[turn.seat], state.players[act.with_seat]
+        mine.pos, theirs.pos = theirs.pos, mine.pos
+        turn.used = True
+        return [{"type": "swapped", "seat": turn.seat, "with": act.with_seat}]
+
+    # pick
+
+    def _check_pick(self, state: ClassicState, turn: Turn, act: Pick) -> None:
+        if turn.phase == "push":
+            raise _illegal("push-first: the push is mandatory before picking")
+        if not (turn.offers("peek") or turn.offers("exchange")):
+            raise _illegal("pick: only an unused peek or exchange event allows picking a card")
+        allowed = self._pickable(turn, state.players[turn.seat])
+        if act.treasure not in allowed:
+            which = "of the top two cards" if turn.event == "peek" else "in your pile"
+            raise _illegal(f"{turn.event}: {act.treasure} is not {which}")
+
+    def _pick(self, state: ClassicState, turn: Turn, act: Pick, rng: random.Random) -> list[JSON]:
+        """`peek` puts the chosen card on top, the other staying second; `exchange` puts it
+        on top and reshuffles the rest of the pile with the rng."""
+        pile = state.players[turn.seat].pile
+        assert act.treasure is not None
+        pile.remove(act.treasure)
+        if turn.event == "exchange":
+            rng.shuffle(pile)
+        pile.insert(0, act.treasure)
+        turn.used = True
+        return [{"type": "picked", "seat": turn.seat, "treasure": act.treasure}]
+
+    # -- what viewers see ---------------------------------------------------------------------
+
+    def view(self, state: ClassicState, viewer: int | None) -> JSON:
+        """The state as `viewer` may see it: never another seat's target, peek or pile, nor an
+        unrevealed event; once the game is finished, everything (the seed is public then)."""
+        finished = state.result is not None
+        board = state.board
+        tiles = [
+            [
+                self._tile_view(state, board.tiles[r * 7 + c], board.opens[r * 7 + c], finished)
+                for c in range(7)
+            ]
+            for r in range(7)
+        ]
+        turn = state.turn
+        return {
+            "variant": VARIANT,
+            "seq": state.seq,
+            "status": "finished" if finished else "playing",
+            "options": dict(state.options),
+            "you": viewer,
+            "turn": None
+            if turn is None
+            else {
+                "seat": turn.seat,
+                "phase": turn.phase,
+                "event": None if turn.event is None else {"name": turn.event, "used": turn.used},
+                "bonus": turn.bonus,
+            },
+            "board": {
+                "tiles": tiles,
+                "spare": self._tile_view(state, board.spare, board.spare_open, finished),
+                "forbidden": None if state.forbidden is None else state.forbidden.to_dict(),
+                "last_push": None if state.last_push is None else state.last_push.to_dict(),
+            },
+            "players": [
+                self._player_view(state, seat, viewer, finished)
+                for seat in range(len(state.players))
+            ],
+            "result": self.result(state),
+        }
+
+    def _tile_view(self, state: ClassicState, tile_id: int, opens: int, finished: bool) -> JSON:
+        info = CATALOGUE[tile_id]
+        tile: JSON = {"open": open_str(opens), "treasure": info.treasure, "fixed": info.fixed}
+        if state.options["events"]:
+            shown = finished or tile_id in state.revealed
+            tile["event"] = state.tile_events.get(tile_id) if shown else None
+        return tile
+
+    def _player_view(
+        self, state: ClassicState, seat: int, viewer: int | None, finished: bool
+    ) -> JSON:
+        player = state.players[seat]
+        view: JSON = {
+            "seat": seat,
+            "name": player.name,
+            "color": COLORS[seat],
+            "pos": pos_of(player.pos),
+            "home": pos_of(player.home),
+            "found": player.found.copy(),
+            "remaining": len(player.pile),
+        }
+        if finished:
+            view["target"] = player.target
+            view["pile"] = player.pile.copy()
+        elif seat == viewer:
+            view["target"] = player.target
+            # what peek / exchange show, only while they can be used (a non-empty pile)
+            turn = state.turn
+            if turn is not None and turn.seat == seat and player.pile:
+                if turn.offers("peek"):
+                    view["peek"] = player.pile[:2]
+                elif turn.offers("exchange"):
+                    view["pile"] = player.pile.copy()
+        return view
+
+    def redact_action(
+        self, state: ClassicState, seat: int, action: JSON, viewer: int | None
+    ) -> JSON:
+        """Others see a pick without its card until the game is finished; the rest is public."""
+        if action.get("type") == "pick" and viewer != seat and state.result is None:
+            return {"type": "pick"}
+        return dict(action)
+
+    def redact_events(
+        self, state: ClassicState, events: list[JSON], viewer: int | None
+    ) -> list[JSON]:
+        """The only filter of events: `target` goes to its seat alone, a `picked` card is
+        hidden from the others, until the game is finished."""
+        if state.result is not None:
+            return [dict(e) for e in events]
+        shown = []
+        for event in events:
+            kind, own = event.get("type"), event.get("seat") == viewer
+            if kind in _PRIVATE_EVENTS and not own:
+                continue
+            hidden = () if own else _PRIVATE_FIELDS.get(kind, ())  # type: ignore[arg-type]
+            shown.append({k: v for k, v in event.items() if k not in hidden})
+        return shown
+
+
+ENGINE = ClassicEngine()

@@ -1,0 +1,1 @@
+"""Storage: the only package that talks SQL. Everything else calls the repository."""

@@ -1,0 +1,79 @@
+"""The tables. The action log is the truth; every other column is derived or descriptive.
+
+`actions` has the primary key `(game_id, seq)`: inserting action `seq = N` succeeds for
+exactly one writer, which is the whole concurrency story across threads and processes.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The room's game once started; at most one per room.
+    game_id: Mapped[str | None] = mapped_column(String(16), default=None)
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+
+    room_code: Mapped[str] = mapped_column(
+        String(16), ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(8), default="human")
+    # SHA-256 of the seat's token: a leaked database does not hand out seats.
+    token_hash: Mapped[str] = mapped_column(String(64), index=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    room_code: Mapped[str | None] = mapped_column(
+        String(16), ForeignKey("rooms.code", ondelete="SET NULL"), index=True
+    )
+    variant: Mapped[str] = mapped_column(String(16), index=True)
+    options: Mapped[dict[str, Any]]
+    players: Mapped[list[Any]]
+    # Secret until the game ends; only its hash is public before that.
+    seed: Mapped[str] = mapped_column(String(128))
+    seed_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default="live", index=True)
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    imported: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Action(Base):
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    payload: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,237 @@
+"""The repository: every query the server makes, behind plain methods and plain records.
+
+Methods are synchronous (SQLAlchemy sessions); the async server calls them in a worker
+thread. They return frozen dataclasses rather than ORM objects so that nothing lazy-loads
+after its session has closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.store import models
+
+
+class StaleWrite(Exception):
+    """Another writer stored this `seq` first: reload from the log and re-validate."""
+
+
+class SeatTaken(Exception):
+    """A concurrent join took the seat this one chose; the caller retries."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    seat: int
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRecord:
+    code: str
+    variant: str
+    options: dict[str, Any]
+    created_at: datetime
+    game_id: str | None
+    seats: tuple[SeatRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    id: str
+    room_code: str | None
+    variant: str
+    options: dict[str, Any]
+    players: list[str]
+    seed: str
+    seed_hash: str
+    status: str
+    seq: int
+    result: dict[str, Any] | None
+    started_at: datetime
+    finished_at: datetime | None
+    imported: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    seq: int
+    seat: int
+    payload: dict[str, Any]
+
+
+def _game_record(row: models.Game) -> GameRecord:
+    return GameRecord(
+        id=row.id,
+        room_code=row.room_code,
+        variant=row.variant,
+        options=dict(row.options),
+        players=list(row.players),
+        seed=row.seed,
+        seed_hash=row.seed_hash,
+        status=row.status,
+        seq=row.seq,
+        result=row.result,
+        started_at=row.started_at,
+        finished_at=row.finished_at,
+        imported=row.imported,
+    )
+
+
+class Repository:
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self._sessions = sessions
+
+    @contextmanager
+    def _tx(self) -> Iterator[Session]:
+        with self._sessions() as session, session.begin():
+            yield session
+
+    # Rooms and seats -------------------------------------------------------------
+
+    def create_room(self, code: str, variant: str, options: dict[str, Any]) -> None:
+        with self._tx() as s:
+            s.add(models.Room(code=code, variant=variant, options=options))
+
+    def get_room(self, code: str) -> RoomRecord | None:
+        with self._sessions() as s:
+            room = s.get(models.Room, code)
+            if room is None:
+                return None
+            seats = s.scalars(
+                select(models.Seat).where(models.Seat.room_code == code).order_by(models.Seat.seat)
+            ).all()
+            return RoomRecord(
+                code=room.code,
+                variant=room.variant,
+                options=dict(room.options),
+                created_at=room.created_at,
+                game_id=room.game_id,
+                seats=tuple(SeatRecord(x.seat, x.name, x.kind) for x in seats),
+            )
+
+    def add_seat(self, code: str, seat: int, name: str, token_hash: str) -> None:
+        """Take seat number `seat`; `SeatTaken` if a concurrent join got it first."""
+        try:
+            with self._tx() as s:
+                s.add(models.Seat(room_code=code, seat=seat, name=name, token_hash=token_hash))
+        except IntegrityError as exc:
+            raise SeatTaken(str(exc)) from exc
+
+    def seat_for_token(self, code: str, token_hash: str) -> int | None:
+        with self._sessions() as s:
+            return s.scalar(
+                select(models.Seat.seat).where(
+                    models.Seat.room_code == code, models.Seat.token_hash == token_hash
+                )
+            )
+
+    # Games -------------------------------------------------------------------------
+
+    def create_game(self, game: GameRecord) -> bool:
+        """Store a new game and make it the room's; False if the room already has one."""
+        with self._tx() as s:
+            if game.room_code is not None:
+                claimed = s.execute(
+                    update(models.Room)
+                    .where(models.Room.code == game.room_code, models.Room.game_id.is_(None))
+                    .values(game_id=game.id)
+                ).rowcount
+                if claimed != 1:
+                    return False
+            s.add(
+                models.Game(
+                    id=game.id,
+                    room_code=game.room_code,
+                    variant=game.variant,
+                    options=game.options,
+                    players=game.players,
+                    seed=game.seed,
+                    seed_hash=game.seed_hash,
+                    status=game.status,
+                    seq=game.seq,
+                    result=game.result,
+                    started_at=game.started_at,
+                    finished_at=game.finished_at,
+                    imported=game.imported,
+                )
+            )
+        return True
+
+    def get_game(self, game_id: str) -> GameRecord | None:
+        with self._sessions() as s:
+            row = s.get(models.Game, game_id)
+            return None if row is None else _game_record(row)
+
+    def list_games(
+        self, status: str | None, variant: str | None, limit: int, offset: int = 0
+    ) -> list[GameRecord]:
+        with self._sessions() as s:
+            query = select(models.Game)
+            if status is not None:
+                query = query.where(models.Game.status == status)
+            if variant is not None:
+                query = query.where(models.Game.variant == variant)
+            order = models.Game.finished_at if status == "finished" else models.Game.started_at
+            query = query.order_by(order.desc(), models.Game.id).limit(limit).offset(offset)
+            return [_game_record(row) for row in s.scalars(query)]
+
+    # The action log ----------------------------------------------------------------
+
+    def append_action(
+        self,
+        game_id: str,
+        seq: int,
+        seat: int,
+        payload: dict[str, Any],
+        result: dict[str, Any] | None,
+        now: datetime,
+    ) -> None:
+        """Append action `seq`; `StaleWrite` if that `seq` is already taken.
+
+        The game row's `seq` (and result when the action ends the game) is updated in the
+        same transaction, so listings never disagree with the log.
+        """
+        try:
+            with self._tx() as s:
+                s.add(
+                    models.Action(
+                        game_id=game_id, seq=seq, seat=seat, payload=payload, created_at=now
+                    )
+                )
+                s.flush()
+                values: dict[str, Any] = {"seq": seq}
+                if result is not None:
+                    values.update(status="finished", result=result, finished_at=now)
+                s.execute(update(models.Game).where(models.Game.id == game_id).values(**values))
+        except IntegrityError as exc:
+            raise StaleWrite(f"seq {seq} of game {game_id} is taken") from exc
+
+    def actions(self, game_id: str, after: int = 0) -> list[ActionRecord]:
+        with self._sessions() as s:
+            rows = s.scalars(
+                select(models.Action)
+                .where(models.Action.game_id == game_id, models.Action.seq > after)
+                .order_by(models.Action.seq)
+            )
+            return [ActionRecord(r.seq, r.seat, dict(r.payload)) for r in rows]
+
+    def count_games(self, status: str | None = None) -> int:
+        with self._sessions() as s:
+            query = select(func.count()).select_from(models.Game)
+            if status is not None:
+                query = query.where(models.Game.status == status)
+            return int(s.scalar(query) or 0)
+
+    def ping(self) -> bool:
+        with self._sessions() as s:
+            return s.scalar(select(1)) == 1

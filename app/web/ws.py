@@ -1,0 +1,157 @@
+"""The WebSocket endpoint: parse each frame, hand it to the room service, answer errors.
+
+Every refusal is an `error` message with a stable code and the connection stays open,
+except for `unauthorized` (the protocol closes then). Parsing is strict: unknown types,
+missing or extra fields all answer `bad_message`, so a client bug shows at once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.rooms.connection import Connection
+from app.rooms.errors import RoomError
+from app.rooms.live import dumps
+from app.rooms.service import RoomService
+
+router = APIRouter()
+log = logging.getLogger("app.ws")
+
+MAX_BYTES = 64 * 1024
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_NOT_FOUND = 4404
+
+# type -> (required fields, optional fields)
+SHAPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "hello": (frozenset({"token"}), frozenset()),
+    "action": (frozenset({"seq", "action"}), frozenset({"id"})),
+    "legal": (frozenset(), frozenset({"id"})),
+    "chat": (frozenset({"text"}), frozenset()),
+    "sync": (frozenset(), frozenset()),
+    "ping": (frozenset(), frozenset()),
+}
+
+
+def parse(text: str) -> dict[str, Any]:
+    """A client message as a dict of the right shape, or `RoomError("bad_message")`."""
+    try:
+        message = json.loads(text)
+    except ValueError as exc:
+        raise RoomError("bad_message", "not JSON") from exc
+    if not isinstance(message, dict):
+        raise RoomError("bad_message", "a message is a JSON object")
+    kind = message.get("type")
+    if not isinstance(kind, str) or kind not in SHAPES:
+        raise RoomError("bad_message", f"unknown message type {kind!r}")
+    required, optional = SHAPES[kind]
+    fields = set(message) - {"type"}
+    if missing := required - fields:
+        raise RoomError("bad_message", f"{kind}: missing {', '.join(sorted(missing))}")
+    if extra := fields - required - optional:
+        raise RoomError("bad_message", f"{kind}: unknown field {', '.join(sorted(extra))}")
+    ref = message.get("id")
+    if ref is not None and (not isinstance(ref, str | int) or isinstance(ref, bool)):
+        raise RoomError("bad_message", "id is a string")
+    token = message.get("token")
+    if kind == "hello" and token is not None and not isinstance(token, str):
+        raise RoomError("bad_message", "hello: token is a string or null")
+    if kind == "action":
+        seq = message["seq"]
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise RoomError("bad_message", "action: seq is an integer")
+        if not isinstance(message["action"], dict):
+            raise RoomError("bad_message", "action: action is an object")
+    if kind == "chat" and not isinstance(message["text"], str):
+        raise RoomError("bad_message", "chat: text is a string")
+    return message
+
+
+def error(code: str, message: str, ref: Any = None) -> str:
+    return dumps({"type": "error", "code": code, "message": message, "ref": ref})
+
+
+def ref_of(text: str) -> Any:
+    """Best effort: the `id` of a refused message, so the client can match the error."""
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return None
+    ref = message.get("id") if isinstance(message, dict) else None
+    return ref if isinstance(ref, str | int) and not isinstance(ref, bool) else None
+
+
+@router.websocket("/ws/{code}")
+async def room_socket(websocket: WebSocket, code: str) -> None:
+    service: RoomService = websocket.app.state.service
+    await websocket.accept()
+    try:
+        await service.room_info(code)
+    except RoomError:
+        await websocket.send_text(error("not_found", "room does not exist"))
+        await websocket.close(code=CLOSE_NOT_FOUND)
+        return
+    settings = websocket.app.state.settings
+    conn = Connection(websocket, code, settings.rate_burst, settings.rate_per_second)
+    conn.start()
+    await service.connect(code, conn)
+    close_code: int | None = None
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                data = frame.get("bytes") or b""
+                if len(data) > MAX_BYTES:
+                    conn.send(error("too_large", "a message is at most 64 KiB"))
+                    continue
+                try:
+                    text = data.decode()
+                except UnicodeDecodeError:
+                    conn.send(error("bad_message", "not UTF-8 text"))
+                    continue
+            if len(text) > MAX_BYTES or len(text.encode()) > MAX_BYTES:
+                conn.send(error("too_large", "a message is at most 64 KiB"))
+                continue
+            try:
+                if not conn.messages.take():
+                    raise RoomError("rate_limited", "too many messages; slow down")
+                await handle(service, conn, parse(text))
+            except RoomError as exc:
+                conn.send(error(exc.code, exc.message, ref_of(text)))
+                if exc.code == "unauthorized":
+                    close_code = CLOSE_UNAUTHORIZED
+                    break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await service.disconnect(conn)
+        await conn.finish(close_code, "unauthorized" if close_code else "")
+
+
+async def handle(service: RoomService, conn: Connection, message: dict[str, Any]) -> None:
+    kind = message["type"]
+    if kind == "ping":
+        conn.send('{"type":"pong"}')
+        return
+    if kind == "hello":
+        await service.hello(conn, message["token"])
+        return
+    if not conn.greeted:
+        raise RoomError("bad_message", "send hello first")
+    if kind == "action":
+        await service.act(conn, message["seq"], message["action"])
+    elif kind == "legal":
+        seq, actions = await service.legal(conn)
+        conn.send(
+            dumps({"type": "legal", "ref": message.get("id"), "seq": seq, "actions": actions})
+        )
+    elif kind == "chat":
+        await service.chat(conn, message["text"])
+    elif kind == "sync":
+        await service.sync(conn)

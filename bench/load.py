@@ -1,0 +1,203 @@
+"""Load run: many rooms of 2 players and 1 spectator playing at once over WebSockets.
+
+    python bench/load.py                      # spawns its own server (SQLite, one process)
+    python bench/load.py --rooms 50 --actions 40
+    python bench/load.py --url http://127.0.0.1:8000   # against a running server
+
+Each player waits for its turn, asks `legal`, sends a random legal action, and measures the
+round trip from sending the action to receiving its own `state` with the new `seq`. Prints
+actions per second, p50/p99 round trip, spectator updates and errors. It measures; it never
+fails on a figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def spawn_server(database_url: str, port: int) -> subprocess.Popen[bytes]:
+    env = os.environ | {"DATABASE_URL": database_url}
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "app.main:app",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+
+
+async def wait_healthy(url: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    async with httpx.AsyncClient(base_url=url) as http:
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if (await http.get("/healthz")).status_code == 200:
+                    return
+            await asyncio.sleep(0.1)
+    raise SystemExit("server did not become healthy")
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.rtts: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.spectator_states = 0
+
+
+async def player(
+    ws_url: str,
+    token: str,
+    seat: int,
+    budget: int,
+    stats: Stats,
+    rng: random.Random,
+    done: asyncio.Event,
+) -> None:
+    async with websockets.connect(ws_url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        pending: tuple[int, float] | None = None
+        seq = -1
+        deadline = time.monotonic() + 300  # a bounded run, whatever the server does
+        while not done.is_set() and time.monotonic() < deadline:
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=1))
+            except TimeoutError:
+                continue
+            kind = message["type"]
+            if kind == "error":
+                stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
+                pending = None
+            elif kind == "state":
+                seq = message["seq"]
+                if pending is not None and seq >= pending[0]:
+                    stats.rtts.append(time.perf_counter() - pending[1])
+                    pending = None
+                view = message["view"]
+                if len(stats.rtts) >= budget or view["status"] != "playing":
+                    done.set()
+                    return
+                if view["turn"]["seat"] == seat and pending is None:
+                    await ws.send(json.dumps({"type": "legal", "id": str(seq)}))
+            elif kind == "legal" and message["actions"] and message["seq"] == seq:
+                action = rng.choice(message["actions"])
+                pending = (seq + 1, time.perf_counter())
+                await ws.send(
+                    json.dumps({"type": "action", "id": "a", "seq": seq, "action": action})
+                )
+
+
+async def spectator(ws_url: str, stats: Stats, done: asyncio.Event) -> None:
+    async with websockets.connect(ws_url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": None}))
+        while not done.is_set():
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=1))
+            except TimeoutError:
+                continue
+            if message["type"] == "state":
+                stats.spectator_states += 1
+
+
+async def room(
+    http: httpx.AsyncClient, ws_base: str, actions: int, stats: Stats, seed: int
+) -> None:
+    code = (await http.post("/api/rooms", json={"variant": "classic"})).json()["code"]
+    tokens = [
+        (await http.post(f"/api/rooms/{code}/join", json={"name": f"p{i}"})).json()["token"]
+        for i in range(2)
+    ]
+    await http.post(f"/api/rooms/{code}/start", headers={"Authorization": f"Bearer {tokens[0]}"})
+    url = f"{ws_base}/ws/{code}"
+    done = asyncio.Event()
+    rng = random.Random(seed)
+    shared = Stats()
+    await asyncio.gather(
+        player(url, tokens[0], 0, actions, shared, rng, done),
+        player(url, tokens[1], 1, actions, shared, rng, done),
+        spectator(url, shared, done),
+    )
+    stats.rtts.extend(shared.rtts)
+    stats.spectator_states += shared.spectator_states
+    for code_, n in shared.errors.items():
+        stats.errors[code_] = stats.errors.get(code_, 0) + n
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--url", help="a running server; default: spawn one on SQLite")
+    parser.add_argument("--rooms", type=int, default=50)
+    parser.add_argument("--actions", type=int, default=40, help="actions per room")
+    args = parser.parse_args()
+
+    server = None
+    url = args.url
+    if url is None:
+        port = free_port()
+        db = Path(tempfile.mkdtemp()) / "load.sqlite3"
+        server = spawn_server(f"sqlite:///{db}", port)
+        url = f"http://127.0.0.1:{port}"
+    try:
+        await wait_healthy(url)
+        ws_base = url.replace("http", "ws", 1)
+        stats = Stats()
+        limits = httpx.Limits(max_connections=50)
+        async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
+            started = time.perf_counter()
+            await asyncio.gather(
+                *(room(http, ws_base, args.actions, stats, i) for i in range(args.rooms))
+            )
+            elapsed = time.perf_counter() - started
+        n = len(stats.rtts)
+        print(f"rooms: {args.rooms} x (2 players + 1 spectator), {args.actions} actions each")
+        print(f"actions applied: {n} in {elapsed:.2f} s -> {n / elapsed:.0f} actions/s")
+        if n:
+            print(
+                f"round trip p50: {percentile(stats.rtts, 50) * 1000:.1f} ms, "
+                f"p99: {percentile(stats.rtts, 99) * 1000:.1f} ms, "
+                f"mean: {statistics.mean(stats.rtts) * 1000:.1f} ms"
+            )
+        print(f"spectator states received: {stats.spectator_states}")
+        print(f"errors: {stats.errors or 'none'}")
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

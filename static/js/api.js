@@ -1,0 +1,200 @@
+/**
+ * Talking to the server: JSON over HTTP, and the room's WebSocket with automatic
+ * reconnection (see docs/protocol.md).
+ */
+
+/** An HTTP error answer: `{"error": {"code", "message"}}` with a 4xx/5xx status. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code || `HTTP ${status}`);
+    this.status = status;
+    this.code = code || "http_" + status;
+  }
+}
+
+/**
+ * Call a JSON endpoint.
+ * @param {string} method
+ * @param {string} path
+ * @param {{body?: object, token?: string|null}} [opts]
+ * @returns {Promise<any>} the decoded JSON body
+ */
+export async function request(method, path, { body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = "Bearer " + token;
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch (err) {
+    throw new ApiError(0, "network", err && err.message);
+  }
+  let data = null;
+  const text = await res.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!res.ok) {
+    const e = (data && data.error) || {};
+    throw new ApiError(res.status, e.code, e.message);
+  }
+  return data;
+}
+
+export const api = {
+  createRoom: (variant, options) => request("POST", "/api/rooms", { body: { variant, options } }),
+  getRoom: (code) => request("GET", `/api/rooms/${encodeURIComponent(code)}`),
+  join: (code, name) => request("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { body: { name } }),
+  start: (code, token) => request("POST", `/api/rooms/${encodeURIComponent(code)}/start`, { token }),
+  games: (status, limit = 20) => request("GET", `/api/games?status=${encodeURIComponent(status)}&limit=${limit}`),
+  game: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
+};
+
+/** localStorage key of a room's seat token. */
+export function tokenKey(code) {
+  return `labyrinth:token:${code}`;
+}
+
+export function loadToken(code) {
+  try {
+    return localStorage.getItem(tokenKey(code));
+  } catch {
+    return null;
+  }
+}
+
+export function saveToken(code, token) {
+  try {
+    if (token) localStorage.setItem(tokenKey(code), token);
+    else localStorage.removeItem(tokenKey(code));
+  } catch {
+    /* storage unavailable: the seat lasts as long as the page */
+  }
+}
+
+/**
+ * The room's WebSocket. Sends `hello` on every (re)connection with the current token,
+ * reconnects with exponential backoff when the connection drops, and pings now and then
+ * so that idle proxies keep it open.
+ *
+ * Events (an EventTarget): `message` (detail: the decoded server message) and
+ * `status` (detail: "connecting" | "online" | "offline" | "gone").
+ */
+export class RoomSocket extends EventTarget {
+  /**
+   * @param {string} code room code
+   * @param {() => string|null} getToken the token to present in hello
+   */
+  constructor(code, getToken) {
+    super();
+    this.code = code;
+    this.getToken = getToken;
+    this.ws = null;
+    this.attempt = 0;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.stopped = false;
+    this.status = "connecting";
+    window.addEventListener("online", () => this.reconnectNow());
+  }
+
+  get url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}`;
+  }
+
+  connect() {
+    this.stopped = false;
+    clearTimeout(this.retryTimer);
+    this.setStatus(this.attempt === 0 ? "connecting" : "offline");
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.hello();
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+    });
+    ws.addEventListener("message", (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (msg.type === "welcome") {
+        this.attempt = 0;
+        this.setStatus("online");
+      }
+      if (msg.type === "pong") return;
+      this.dispatchEvent(new CustomEvent("message", { detail: msg }));
+    });
+    ws.addEventListener("close", (ev) => {
+      if (this.ws !== ws) return;
+      clearInterval(this.pingTimer);
+      this.ws = null;
+      if (ev.code === 4404) {
+        // The room does not exist: retrying cannot help.
+        this.stopped = true;
+        this.setStatus("gone");
+        return;
+      }
+      if (!this.stopped) this.scheduleRetry();
+    });
+  }
+
+  /** Send hello with the current token (also used to re-sync after joining). */
+  hello() {
+    return this.send({ type: "hello", token: this.getToken() || null });
+  }
+
+  /** Send one message; false when the socket is not open. */
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  scheduleRetry() {
+    this.setStatus("offline");
+    const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
+    this.attempt += 1;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Skip the backoff wait (the browser says it is online again). */
+  reconnectNow() {
+    if (this.stopped || this.ws) return;
+    this.attempt = 0;
+    this.connect();
+  }
+
+  setStatus(status) {
+    if (status === this.status) return;
+    this.status = status;
+    this.dispatchEvent(new CustomEvent("status", { detail: status }));
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close();
+    this.ws = null;
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * The 7x7 sliding-maze board as SVG: tiles, homes, pawns, the 12 insertion arrows and the
+ * cells the player may move to. It only draws what it is given and reports clicks; the
+ * page controller decides what is active.
+ */
+
+import { cellName, slotName, t } from "./i18n.js";
+import { drawTile, svg } from "./tiles.js";
+
+const C = 100;           // cell size (SVG units)
+const M = 72;            // margin around the board, for arrows and coordinates
+const N = 7;
+export const BOARD_SIZE = N * C + 2 * M;
+
+/** The 12 slots, in the order they are drawn (and tabbed through). */
+export const SLOTS = [
+  ["N", 1], ["N", 3], ["N", 5],
+  ["E", 1], ["E", 3], ["E", 5],
+  ["S", 5], ["S", 3], ["S", 1],
+  ["W", 5], ["W", 3], ["W", 1],
+];
+
+/** Pawn offsets from a cell's centre, by seat, so that pawns sharing a cell all show. */
+const PAWN_OFFSET = [[-24, -24], [24, -24], [-24, 24], [24, 24]];
+
+/** Where every tile of a pushed line came from, relative to where it is now. */
+function pushShift(side) {
+  return { N: [0, -C], S: [0, C], W: [-C, 0], E: [C, 0] }[side];
+}
+
+function inLine(row, col, side, index) {
+  return side === "N" || side === "S" ? col === index : row === index;
+}
+
+/** Activate `fn` on click, Enter and Space; make the element a focusable button. */
+function makeButton(el, label, fn) {
+  el.setAttribute("tabindex", "0");
+  el.setAttribute("role", "button");
+  el.setAttribute("aria-label", label);
+  el.addEventListener("click", (ev) => {
+    ev.preventDefault();
+    fn();
+  });
+  el.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      fn();
+    }
+  });
+}
+
+export class BoardView {
+  /**
+   * @param {SVGSVGElement} root the board's `<svg>`
+   * @param {{onArrow: (side: string, index: number) => void,
+   *          onCell: (cell: number[]) => void,
+   *          onPawn: (seat: number) => void}} handlers
+   */
+  constructor(root, handlers) {
+    this.root = root;
+    this.handlers = handlers;
+    root.setAttribute("viewBox", `0 0 ${BOARD_SIZE} ${BOARD_SIZE}`);
+    root.setAttribute("role", "group");
+  }
+
+  /**
+   * Draw the board.
+   * @param {object} view the classic view
+   * @param {object} ui
+   * @param {Set<string>} ui.activeSlots slots ("N1") the player may push at now
+   * @param {Map<string, object>} ui.reachable "r,c" -> move action
+   * @param {Set<number>} ui.swappable seats whose pawn may be chosen for a swap
+   * @param {string|null} ui.target the viewer's target treasure (highlighted), or null
+   * @param {boolean} ui.goHome the viewer must return home (home highlighted)
+   * @param {{side: string, index: number}|null} ui.animatePush slide this line in
+   * @param {{seat: number, from: number[]}|null} ui.animateMove glide this pawn
+   */
+  render(view, ui) {
+    const focusedKey = this.root.contains(document.activeElement)
+      ? document.activeElement.getAttribute("data-key")
+      : null;
+    const board = view.board;
+    const homes = new Map(view.players.map((p) => [p.home.join(","), p.color]));
+    const me = view.you;
+    const turnSeat = view.turn ? view.turn.seat : null;
+
+    const root = this.root;
+    root.setAttribute("aria-label", t("game.board"));
+    root.replaceChildren();
+    root.append(svg("rect", { class: "board-frame", x: 0, y: 0, width: BOARD_SIZE, height: BOARD_SIZE, rx: 24 }));
+    root.append(svg("rect", { class: "board-bed", x: M - 6, y: M - 6, width: N * C + 12, height: N * C + 12, rx: 10 }));
+
+    // Coordinates: columns a-g, rows 1-7, as in the move notation.
+    const labels = svg("g", { class: "coords", "aria-hidden": "true" });
+    for (let i = 0; i < N; i++) {
+      const mid = M + i * C + C / 2;
+      for (const y of [16, BOARD_SIZE - 16]) labels.append(svg("text", { x: mid, y, "dominant-baseline": "middle", "text-anchor": "middle" }, "abcdefg"[i]));
+      for (const x of [16, BOARD_SIZE - 16]) labels.append(svg("text", { x, y: mid, "dominant-baseline": "middle", "text-anchor": "middle" }, String(i + 1)));
+    }
+    root.append(labels);
+
+    // Tiles.
+    const tiles = svg("g", { class: "tiles" });
+    const sliding = [];
+    for (let r = 0; r < N; r++) {
+      for (let c = 0; c < N; c++) {
+        const tile = board.tiles[r][c];
+        const outer = svg("g", { transform: `translate(${M + c * C} ${M + r * C})`, "data-cell": `${r},${c}` });
+        const inner = drawTile(tile, { home: homes.get(`${r},${c}`) || null });
+        if (ui.target && tile.treasure === ui.target) inner.classList.add("is-target");
+        if (ui.goHome && me !== null && view.players[me] && view.players[me].home[0] === r && view.players[me].home[1] === c) {
+          inner.classList.add("is-target");
+        }
+        outer.append(inner);
+        tiles.append(outer);
+        if (ui.animatePush && inLine(r, c, ui.animatePush.side, ui.animatePush.index)) sliding.push(inner);
+      }
+    }
+    root.append(tiles);
+
+    // The line an arrow would push, shown while pointing at / focusing an arrow.
+    const hint = svg("rect", { class: "line-hint", x: 0, y: 0, width: 0, height: 0, rx: 8 });
+    root.append(hint);
+
+    // Cells the player may move to.
+    const cells = svg("g", { class: "cells" });
+    const myPos = me !== null && view.players[me] ? view.players[me].pos : null;
+    for (const [key, action] of ui.reachable) {
+      const [r, c] = key.split(",").map(Number);
+      const isStay = myPos && myPos[0] === r && myPos[1] === c;
+      const rect = svg("rect", {
+        class: "reachable" + (isStay ? " stay" : ""),
+        x: M + c * C + 4, y: M + r * C + 4, width: C - 8, height: C - 8, rx: 10,
+        "data-testid": `cell-${r}-${c}`, "data-key": `cell-${r}-${c}`,
+      });
+      makeButton(rect, t("game.move_to", { cell: cellName([r, c]) }), () => this.handlers.onCell(action.to));
+      cells.append(rect);
+    }
+    root.append(cells);
+
+    // Pawns.
+    const pawns = svg("g", { class: "pawns" });
+    let gliding = null;
+    for (const p of view.players) {
+      const [r, c] = p.pos;
+      const [dx, dy] = PAWN_OFFSET[p.seat % 4];
+      const outer = svg("g", { transform: `translate(${M + c * C + C / 2 + dx} ${M + r * C + C / 2 + dy})` });
+      const inner = svg("g", {
+        class: `pawn pawn-${p.color}` + (p.seat === turnSeat ? " turn" : "") + (p.seat === me ? " mine" : ""),
+        "data-testid": `pawn-${p.seat}`, "data-key": `pawn-${p.seat}`,
+      });
+      const label = t("game.pawn", { name: p.name, cell: cellName(p.pos) });
+      inner.append(svg("title", {}, label));
+      if (p.seat === turnSeat) inner.append(svg("circle", { class: "pawn-halo", r: 21 }));
+      inner.append(svg("circle", { class: "pawn-body", r: 15 }));
+      inner.append(svg("circle", { class: "pawn-shine", cx: -5, cy: -5, r: 4.5 }));
+      if (p.seat === me) inner.append(svg("circle", { class: "pawn-you", r: 6 }));
+      if (ui.swappable.has(p.seat)) {
+        inner.classList.add("swappable");
+        inner.append(svg("circle", { class: "pawn-hit", r: 24 }));
+        makeButton(inner, t("game.swap_with", { name: p.name }), () => this.handlers.onPawn(p.seat));
+      }
+      outer.append(inner);
+      pawns.append(outer);
+      if (ui.animatePush && inLine(r, c, ui.animatePush.side, ui.animatePush.index)) sliding.push(inner);
+      if (ui.animateMove && ui.animateMove.seat === p.seat) {
+        const [fr, fc] = ui.animateMove.from;
+        gliding = { el: inner, dx: (fc - c) * C, dy: (fr - r) * C };
+      }
+    }
+    root.append(pawns);
+
+    // Arrows.
+    const arrows = svg("g", { class: "arrows" });
+    const forbidden = board.forbidden;
+    const last = board.last_push;
+    for (const [side, index] of SLOTS) {
+      const key = side + index;
+      const name = slotName(side, index);
+      const isForbidden = !!forbidden && forbidden.side === side && forbidden.index === index;
+      const active = !isForbidden && ui.activeSlots.has(key);
+      const [x, y, angle] = this.arrowPlace(side, index);
+      const outer = svg("g", { transform: `translate(${x} ${y}) rotate(${angle})` });
+      const g = svg("g", {
+        class: "arrow" + (active ? " active" : "") + (isForbidden ? " forbidden" : "")
+          + (last && last.side === side && last.index === index ? " last" : ""),
+        "data-testid": `arrow-${side}-${index}`, "data-key": `arrow-${side}-${index}`,
+        "data-active": active ? "true" : "false",
+      });
+      g.append(svg("circle", { class: "arrow-hit", r: 30 }));
+      g.append(svg("path", { class: "arrow-shape", d: "M -20 -16 L 20 -16 L 0 16 Z" }));
+      if (isForbidden) g.append(svg("path", { class: "arrow-cross", d: "M -11 -11 L 11 11 M 11 -11 L -11 11" }));
+      const label = isForbidden ? t("game.arrow_forbidden", { slot: name }) : t("game.arrow", { slot: name });
+      g.append(svg("title", {}, label));
+      if (active) {
+        makeButton(g, label, () => this.handlers.onArrow(side, index));
+        const show = () => this.showLine(hint, side, index);
+        const hide = () => hint.setAttribute("width", 0);
+        g.addEventListener("pointerenter", show);
+        g.addEventListener("focus", show);
+        g.addEventListener("pointerleave", hide);
+        g.addEventListener("blur", hide);
+      } else {
+        g.setAttribute("aria-disabled", "true");
+        g.setAttribute("aria-label", label);
+      }
+      outer.append(g);
+      arrows.append(outer);
+    }
+    root.append(arrows);
+
+    if (focusedKey) {
+      const again = root.querySelector(`[data-key="${focusedKey}"][tabindex]`);
+      if (again) again.focus({ preventScroll: true });
+    }
+
+    // Short animations; they never hold anything up (the DOM is already final).
+    const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (!reduce && ui.animatePush && sliding.length) {
+      const [dx, dy] = pushShift(ui.animatePush.side);
+      for (const el of sliding) {
+        el.animate(
+          [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0px, 0px)" }],
+          { duration: 250, easing: "ease-out" },
+        );
+      }
+    }
+    if (!reduce && gliding && (gliding.dx || gliding.dy)) {
+      gliding.el.animate(
+        [{ transform: `translate(${gliding.dx}px, ${gliding.dy}px)` }, { transform: "translate(0px, 0px)" }],
+        { duration: 250, easing: "ease-in-out", delay: ui.animatePush ? 150 : 0 },
+      );
+    }
+  }
+
+  /** Centre and rotation of a slot's arrow (the triangle points into the board). */
+  arrowPlace(side, index) {
+    const mid = M + index * C + C / 2;
+    const d = M - 30;
+    switch (side) {
+      case "N": return [mid, d, 0];
+      case "S": return [mid, BOARD_SIZE - d, 180];
+      case "W": return [d, mid, -90];
+      default: return [BOARD_SIZE - d, mid, 90];
+    }
+  }
+
+  showLine(hint, side, index) {
+    if (side === "N" || side === "S") {
+      hint.setAttribute("x", M + index * C);
+      hint.setAttribute("y", M);
+      hint.setAttribute("width", C);
+      hint.setAttribute("height", N * C);
+    } else {
+      hint.setAttribute("x", M);
+      hint.setAttribute("y", M + index * C);
+      hint.setAttribute("width", N * C);
+      hint.setAttribute("height", C);
+    }
+  }
+}

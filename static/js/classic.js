@@ -1,0 +1,413 @@
+/**
+ * The classic game's part of the room page: board, spare tile, turn and target, event
+ * panel, players and the result banner. It renders the server's view, asks for the
+ * legal actions on its own turn and sends the action the player picks.
+ */
+
+import { BoardView } from "./board.js";
+import { colorDot, h } from "./dom.js";
+import { formatList, t } from "./i18n.js";
+import { drawTile, eventIcon, eventName, svg, treasureIcon, treasureName } from "./tiles.js";
+
+/**
+ * @typedef {object} GameContext
+ * @property {(action: object) => boolean} sendAction send an action for the current seq
+ * @property {() => void} requestLegal ask for the legal actions of the current seq
+ * @property {(text: string) => void} showError a refused or impossible action
+ * @property {(text: string) => void} showNews something that just happened
+ * @property {(seat: number) => boolean|null} isConnected the seat's connection, if known
+ */
+
+export class ClassicUI {
+  /**
+   * @param {Record<string, HTMLElement>} els the page's game elements
+   * @param {GameContext} ctx
+   */
+  constructor(els, ctx) {
+    this.els = els;
+    this.ctx = ctx;
+    /** @type {object|null} */
+    this.view = null;
+    /** @type {object[]|null} legal actions for `view.seq` (null until they arrive) */
+    this.legal = null;
+    this.spareRot = 0;
+    this.pending = false;
+    this.pendingTimer = null;
+    this.board = new BoardView(els.board, {
+      onArrow: (side, index) => this.push(side, index),
+      onCell: (to) => this.act({ type: "move", to }),
+      onPawn: (seat) => this.act({ type: "swap", with: seat }),
+    });
+    els.rotateCw.addEventListener("click", () => this.rotate(1));
+    els.rotateCcw.addEventListener("click", () => this.rotate(-1));
+    els.stay.addEventListener("click", () => {
+      const me = this.me();
+      if (me) this.act({ type: "move", to: me.pos });
+    });
+    document.addEventListener("keydown", (ev) => this.onKey(ev));
+  }
+
+  /** The viewer's own player entry, or null for a spectator. */
+  me() {
+    const v = this.view;
+    if (!v || v.you === null || v.you === undefined) return null;
+    return v.players.find((p) => p.seat === v.you) || null;
+  }
+
+  isMyTurn() {
+    const v = this.view;
+    return !!(v && v.status === "playing" && v.turn && v.you !== null && v.turn.seat === v.you);
+  }
+
+  /**
+   * A new `state` message.
+   * @param {object} msg the state message
+   * @param {boolean} consecutive it directly follows the state shown before
+   */
+  setState(msg, consecutive) {
+    const prev = this.view;
+    const view = msg.view;
+    this.view = view;
+    this.legal = null;
+    this.clearPending();
+
+    const last = msg.last;
+    let animatePush = null;
+    let animateMove = null;
+    if (consecutive && prev && last && last.action) {
+      if (last.action.type === "push" && view.board.last_push) animatePush = view.board.last_push;
+      if (last.action.type === "move") {
+        const before = prev.players.find((p) => p.seat === last.seat);
+        if (before) animateMove = { seat: last.seat, from: before.pos };
+      }
+    }
+    const spareChanged = !prev || !sameTile(prev.board.spare, view.board.spare);
+    if (spareChanged || (last && last.action && last.action.type === "push")) this.spareRot = 0;
+    if (consecutive && last) this.announce(last, view);
+
+    if (this.isMyTurn()) this.ctx.requestLegal();
+    this.render({ animatePush, animateMove });
+  }
+
+  /** A `legal` answer; ignored unless it is for the state shown. */
+  setLegal(msg) {
+    if (!this.view || msg.seq !== this.view.seq) return;
+    this.legal = msg.actions || [];
+    this.render({});
+  }
+
+  /** Ask for the legal actions again if they are still missing. */
+  retryLegal() {
+    if (this.isMyTurn() && this.legal === null) this.ctx.requestLegal();
+  }
+
+  /** A refused action: unlock the controls. */
+  refused() {
+    this.clearPending();
+    this.render({});
+  }
+
+  clearPending() {
+    this.pending = false;
+    clearTimeout(this.pendingTimer);
+  }
+
+  /** Send an action once; further clicks wait for the answer. */
+  act(action) {
+    if (this.pending || !this.isMyTurn()) return;
+    if (!this.ctx.sendAction(action)) return;
+    this.pending = true;
+    clearTimeout(this.pendingTimer);
+    this.pendingTimer = setTimeout(() => {
+      this.pending = false;
+      this.render({});
+    }, 5000);
+    this.render({});
+  }
+
+  push(side, index) {
+    this.act({ type: "push", side, index, rotation: this.spareRot });
+  }
+
+  rotate(step) {
+    this.spareRot = (this.spareRot + step + 4) % 4;
+    this.renderSpare();
+  }
+
+  onKey(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const tag = (ev.target && ev.target.tagName) || "";
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (ev.target && ev.target.isContentEditable)) return;
+    if (!this.view || this.view.status !== "playing") return;
+    if (ev.key === "r" || ev.key === "R") {
+      ev.preventDefault();
+      this.rotate(ev.shiftKey ? -1 : 1);
+    }
+  }
+
+  /** What the player may do now, from the legal list (or the view while it is on its way). */
+  choices() {
+    const out = {
+      slots: new Set(), reachable: new Map(), swappable: new Set(), picks: [], stay: false,
+    };
+    const v = this.view;
+    if (!this.isMyTurn() || this.pending) return out;
+    const me = this.me();
+    if (this.legal === null) {
+      // Before the answer comes: the push phase's arrows are known from the view.
+      if (v.turn.phase === "push") {
+        for (const side of "NESW") for (const index of [1, 3, 5]) out.slots.add(side + index);
+      }
+      return out;
+    }
+    for (const a of this.legal) {
+      if (a.type === "push") out.slots.add(a.side + a.index);
+      else if (a.type === "move") {
+        out.reachable.set(a.to.join(","), a);
+        if (me && a.to[0] === me.pos[0] && a.to[1] === me.pos[1]) out.stay = true;
+      } else if (a.type === "swap") out.swappable.add(a.with);
+      else if (a.type === "pick") out.picks.push(a.treasure);
+    }
+    return out;
+  }
+
+  /** Tell what the last action did: treasures found, events revealed, swaps. */
+  announce(last, view) {
+    const name = (seat) => {
+      const p = view.players.find((x) => x.seat === seat);
+      return p ? p.name : "?";
+    };
+    for (const ev of last.events || []) {
+      if (ev.type === "found") {
+        this.ctx.showNews(t("news.found", { name: name(ev.seat), treasure: treasureName(ev.treasure) }));
+      } else if (ev.type === "event") {
+        this.ctx.showNews(t("event.revealed", { name: eventName(ev.name) }));
+      } else if (ev.type === "swapped") {
+        this.ctx.showNews(t("news.swapped", { name: name(ev.seat), other: name(ev.with) }));
+      }
+    }
+  }
+
+  render(anim = {}) {
+    const v = this.view;
+    if (!v) return;
+    const choices = this.choices();
+    const me = this.me();
+    const target = me && v.status === "playing" ? me.target : null;
+    this.board.render(v, {
+      activeSlots: choices.slots,
+      reachable: choices.reachable,
+      swappable: choices.swappable,
+      target,
+      goHome: !!(me && v.status === "playing" && me.target === null),
+      animatePush: anim.animatePush || null,
+      animateMove: anim.animateMove || null,
+    });
+    this.renderStatus();
+    this.renderTarget();
+    this.renderEvent(choices);
+    this.renderSpare();
+    this.renderPlayers();
+    this.renderResult();
+    const stay = this.els.stay;
+    stay.disabled = !choices.stay;
+    stay.hidden = !me;
+    stay.dataset.active = choices.stay ? "true" : "false";
+    this.els.controls.classList.toggle("my-turn", this.isMyTurn());
+    this.els.board.dataset.phase = v.turn ? v.turn.phase : "over";
+    this.els.board.dataset.myTurn = this.isMyTurn() ? "true" : "false";
+    this.els.board.dataset.legal = this.legal === null ? "pending" : "ready";
+  }
+
+  renderStatus() {
+    const v = this.view;
+    const el = this.els.turn;
+    el.replaceChildren();
+    el.dataset.seq = String(v.seq);
+    if (v.status !== "playing" || !v.turn) {
+      el.dataset.seat = "";
+      el.dataset.phase = "over";
+      el.append(h("strong", {}, t("game.over")));
+    } else {
+      const p = v.players.find((x) => x.seat === v.turn.seat);
+      el.dataset.seat = String(v.turn.seat);
+      el.dataset.phase = v.turn.phase;
+      el.append(colorDot(p.color, "big"));
+      if (this.isMyTurn()) {
+        el.append(h("strong", {}, t(v.turn.phase === "push" ? "game.turn.your_push" : "game.turn.your_move")));
+      } else {
+        el.append(h("span", {}, t(v.turn.phase === "push" ? "game.turn.other_push" : "game.turn.other_move", { name: p.name })));
+      }
+      // The turn's event, in a word (the event panel has the details and choices).
+      const ev = v.turn.event;
+      if (ev) {
+        el.append(h("span", { class: "event-chip" + (ev.used ? " used" : ""), "data-testid": "event-chip" },
+          eventIcon(ev.name, 22), eventName(ev.name)));
+      } else if (v.turn.bonus) {
+        el.append(h("span", { class: "event-chip" }, eventIcon("double_turn", 22), t("game.bonus")));
+      }
+    }
+    this.els.seq.dataset.seq = String(v.seq);
+    this.els.seq.textContent = t("game.move_no", { n: v.seq });
+  }
+
+  renderTarget() {
+    const v = this.view;
+    const box = this.els.target;
+    box.replaceChildren();
+    const me = this.me();
+    if (!me) {
+      box.hidden = false;
+      box.append(h("span", { class: "muted" }, t("game.target.spectator")));
+      box.dataset.target = "";
+      return;
+    }
+    if (v.status !== "playing") {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    box.append(h("span", { class: "label" }, t("game.target")));
+    if (me.target) {
+      box.dataset.target = me.target;
+      box.append(treasureIcon(me.target, 40), h("strong", {}, treasureName(me.target)));
+    } else {
+      box.dataset.target = "home";
+      box.append(colorDot(me.color, "big"), h("strong", {}, t("game.target.home")));
+    }
+  }
+
+  renderEvent(choices) {
+    const v = this.view;
+    const panel = this.els.event;
+    panel.replaceChildren();
+    const turn = v.status === "playing" ? v.turn : null;
+    const ev = turn && turn.event;
+    if (!turn || (!ev && !turn.bonus)) {
+      panel.hidden = true;
+      return;
+    }
+    panel.hidden = false;
+    if (turn.bonus) {
+      panel.append(h("p", { class: "bonus", "data-testid": "bonus" }, eventIcon("double_turn", 22), " ", t("game.bonus")));
+    }
+    if (!ev) return;
+    panel.dataset.event = ev.name;
+    panel.dataset.used = ev.used ? "true" : "false";
+    panel.append(
+      h("div", { class: "event-head" },
+        eventIcon(ev.name, 40),
+        h("div", {},
+          h("div", { class: "event-kicker" }, t("event.title"), " — ", h("span", { class: ev.used ? "used" : "unused" }, t(ev.used ? "event.used" : "event.unused"))),
+          h("strong", { class: "event-name" }, eventName(ev.name)),
+          h("div", { class: "event-desc" }, t(`event.${ev.name}.desc`)))),
+    );
+    if (choices.swappable.size) {
+      panel.append(h("p", { class: "help" }, t("game.swap_help")));
+      const row = h("div", { class: "choice-row" });
+      for (const p of v.players) {
+        if (!choices.swappable.has(p.seat)) continue;
+        row.append(h("button", {
+          type: "button", class: "choice", "data-testid": `swap-${p.seat}`,
+          on: { click: () => this.act({ type: "swap", with: p.seat }) },
+        }, colorDot(p.color), " ", t("game.swap_with", { name: p.name })));
+      }
+      panel.append(row);
+    }
+    // Peek and exchange: the cards the event shows (own view only), each a button while
+    // the server lists it as a legal pick.
+    const me = this.me();
+    const shown = me ? (ev.name === "peek" ? me.peek : ev.name === "exchange" ? me.pile : null) : null;
+    if (shown && shown.length && !ev.used) {
+      const allowed = new Set(choices.picks);
+      panel.append(h("p", { class: "help" }, t(`game.pick_help.${ev.name}`)));
+      const row = h("div", { class: "choice-row" });
+      // A whole pile is shown as icons (names in their tooltips); two cards with names.
+      const compact = shown.length > 3;
+      for (const name of shown) {
+        row.append(h("button", {
+          type: "button", class: "choice pick" + (compact ? " icon-only" : ""), "data-testid": `pick-${name}`,
+          disabled: !allowed.has(name), title: treasureName(name), "aria-label": treasureName(name),
+          on: { click: () => this.act({ type: "pick", treasure: name }) },
+        }, treasureIcon(name, compact ? 34 : 30), compact ? null : treasureName(name)));
+      }
+      panel.append(row);
+    }
+  }
+
+  renderSpare() {
+    const v = this.view;
+    if (!v) return;
+    const el = this.els.spare;
+    el.replaceChildren();
+    el.setAttribute("viewBox", "-4 -4 108 108");
+    const tile = drawTile(v.board.spare, { rotation: this.spareRot });
+    const me = this.me();
+    if (me && v.status === "playing" && me.target && v.board.spare.treasure === me.target) tile.classList.add("is-target");
+    el.append(tile);
+    el.dataset.rotation = String(this.spareRot);
+    el.dataset.open = v.board.spare.open;
+    const label = t("game.spare") + (v.board.spare.treasure ? ": " + treasureName(v.board.spare.treasure) : "");
+    el.setAttribute("aria-label", label);
+    el.append(svg("title", {}, label));
+    const canRotate = v.status === "playing" && !!me;
+    this.els.rotateCw.disabled = !canRotate;
+    this.els.rotateCcw.disabled = !canRotate;
+  }
+
+  renderPlayers() {
+    const v = this.view;
+    const list = this.els.players;
+    list.replaceChildren();
+    for (const p of v.players) {
+      const connected = this.ctx.isConnected(p.seat);
+      const isTurn = v.turn && v.turn.seat === p.seat && v.status === "playing";
+      const winner = v.result && v.result.winners.includes(p.seat);
+      const found = h("span", { class: "found-list" });
+      for (const name of p.found) found.append(treasureIcon(name, 22));
+      list.append(h("li", {
+        class: "player" + (isTurn ? " turn" : "") + (winner ? " winner" : ""),
+        "data-testid": `player-${p.seat}`,
+      },
+      h("div", { class: "player-line" },
+        colorDot(p.color, "big"),
+        h("span", { class: "player-name" }, p.name),
+        p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
+        winner ? h("span", { class: "trophy", "aria-hidden": "true" }, " ★") : null,
+        connected === null ? null : h("span", {
+          class: "conn-dot " + (connected ? "on" : "off"),
+          title: t(connected ? "room.connected" : "room.disconnected"),
+          "aria-label": t(connected ? "room.connected" : "room.disconnected"),
+        })),
+      h("div", { class: "player-stats" },
+        h("span", { class: "count" }, t("game.found_count", { found: p.found.length, n: p.remaining })),
+        found)));
+    }
+  }
+
+  renderResult() {
+    const v = this.view;
+    const el = this.els.result;
+    if (v.status !== "finished" || !v.result) {
+      el.hidden = true;
+      el.replaceChildren();
+      return;
+    }
+    el.hidden = false;
+    el.replaceChildren();
+    const names = v.result.winners.map((s) => {
+      const p = v.players.find((x) => x.seat === s);
+      return p ? p.name : "?";
+    });
+    el.append(
+      h("div", { class: "result-title" }, "★ ", t("game.over"), " ★"),
+      h("div", { class: "result-text" },
+        h("strong", {}, t("game.winner", { names: formatList(names) })),
+        v.result.reason ? " — " + t(`game.reason.${v.result.reason}`) : ""),
+    );
+  }
+}
+
+function sameTile(a, b) {
+  return !!a && !!b && a.open === b.open && a.treasure === b.treasure && (a.event || null) === (b.event || null);
+}

@@ -1,0 +1,41 @@
+/**
+ * Building HTML safely: every string child becomes a text node, so names and chat
+ * messages are always shown as the characters they are.
+ */
+
+/**
+ * Create an HTML element.
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs] `class`, `dataset` (object), `on` (event map),
+ *   `hidden`/`disabled` (booleans) and plain attributes
+ * @param {...(Node|string|number|null|undefined|false)} children
+ * @returns {HTMLElement}
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "on") for (const [ev, fn] of Object.entries(v)) el.addEventListener(ev, fn);
+    else if (k === "hidden" || k === "disabled") el[k] = Boolean(v);
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : String(c));
+  }
+  return el;
+}
+
+/** `document.getElementById`, throwing if the page lacks the element. */
+export function byId(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`missing #${id}`);
+  return el;
+}
+
+/** A coloured dot for a player colour. */
+export function colorDot(color, extraClass = "") {
+  return h("span", { class: `dot dot-${color} ${extraClass}`.trim(), "aria-hidden": "true" });
+}

@@ -1,0 +1,452 @@
+/**
+ * The room page: connection, seats and start (lobby phase), the move log, chat, errors,
+ * and the variant's game UI (classic.js) once a game runs.
+ */
+
+import { api, ApiError, loadToken, RoomSocket, saveToken } from "./api.js";
+import { ClassicUI } from "./classic.js";
+import { byId, colorDot, h } from "./dom.js";
+import { initI18n, lang, onLanguageChange, t } from "./i18n.js";
+import { ensureSprite } from "./tiles.js";
+import { COLORS, variantById } from "./variants.js";
+
+/** Game UIs by variant id. */
+const GAME_UIS = { classic: ClassicUI };
+
+const page = byId("room-page");
+const code = page.dataset.code;
+const variantId = page.dataset.variant;
+const variant = variantById(variantId) || { id: variantId, label: "variant.unknown", minPlayers: 2, maxPlayers: 4, options: [] };
+
+const els = {
+  title: byId("room-title"),
+  variantName: byId("variant-name"),
+  conn: byId("conn-status"),
+  spectators: byId("spectator-count"),
+  lobbyHelp: byId("lobby-help"),
+  seats: byId("seat-list"),
+  joinForm: byId("join-form"),
+  joinName: byId("join-name"),
+  joinButton: byId("join-button"),
+  start: byId("start-button"),
+  lobbyError: byId("lobby-error"),
+  share: byId("share-link"),
+  copy: byId("copy-link"),
+  waiting: byId("game-waiting"),
+  unsupported: byId("game-unsupported"),
+  toast: byId("toast"),
+  news: byId("news"),
+  log: byId("move-log"),
+  logEmpty: byId("move-log-empty"),
+  chatLog: byId("chat-log"),
+  chatEmpty: byId("chat-empty"),
+  chatForm: byId("chat-form"),
+  chatInput: byId("chat-input"),
+};
+
+const app = {
+  token: loadToken(code),
+  /** @type {number|null} */
+  seat: null,
+  /** @type {object|null} the room as last sent */
+  room: null,
+  /** @type {number|null} */
+  seq: null,
+  /** @type {{seq: number, seat: number|null, notation: string}[]} */
+  log: [],
+  /** names by seat, from the game view (or the room) */
+  names: new Map(),
+  colors: new Map(),
+  refs: 0,
+  legalRef: null,
+  game: null,
+  hasState: false,
+};
+
+const socket = new RoomSocket(code, () => app.token);
+
+// ---------------------------------------------------------------- errors and news
+
+let toastTimer = null;
+/** Show a refusal briefly near the board (or under the seat form in the lobby). */
+function showError(text) {
+  if (page.dataset.phase !== "lobby") {
+    els.toast.textContent = text;
+    els.toast.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => {
+      els.toast.hidden = true;
+    }, 4000);
+  } else {
+    els.lobbyError.textContent = text;
+  }
+}
+
+let newsTimer = null;
+function showNews(text) {
+  els.news.textContent = text;
+  els.news.hidden = false;
+  clearTimeout(newsTimer);
+  newsTimer = setTimeout(() => {
+    els.news.hidden = true;
+  }, 6000);
+}
+
+/** Human text for an error code and the server's message. */
+function errorText(codeName, message) {
+  const key = "error." + codeName;
+  const known = t(key);
+  if (known === key) return message || t("error.generic");
+  if ((codeName === "illegal" || codeName === "bad_message") && message) return `${known}: ${message}`;
+  return known;
+}
+
+// ---------------------------------------------------------------- the game UI
+
+function createGameUI() {
+  const Ui = GAME_UIS[variant.id];
+  if (!Ui) return null;
+  return new Ui(
+    {
+      board: byId("board"),
+      spare: byId("spare"),
+      rotateCw: byId("rotate-cw"),
+      rotateCcw: byId("rotate-ccw"),
+      stay: byId("stay-button"),
+      controls: byId("controls"),
+      turn: byId("turn-status"),
+      seq: byId("seq"),
+      target: byId("target-box"),
+      event: byId("event-panel"),
+      players: byId("player-list"),
+      result: byId("result-banner"),
+    },
+    {
+      sendAction(action) {
+        const id = "a" + ++app.refs;
+        return socket.send({ type: "action", id, seq: app.seq, action });
+      },
+      requestLegal() {
+        app.legalRef = "l" + ++app.refs;
+        socket.send({ type: "legal", id: app.legalRef });
+      },
+      showError,
+      showNews,
+      isConnected(seat) {
+        const s = app.room && app.room.seats.find((x) => x.seat === seat);
+        return s ? !!s.connected : null;
+      },
+    },
+  );
+}
+
+// ---------------------------------------------------------------- messages
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "welcome":
+      app.seat = msg.seat ?? null;
+      setRoom(msg.room);
+      break;
+    case "room":
+      setRoom(msg.room);
+      break;
+    case "state":
+      onState(msg);
+      break;
+    case "legal":
+      if (app.game && msg.ref === app.legalRef) app.game.setLegal(msg);
+      break;
+    case "chat":
+      addChat(msg);
+      break;
+    case "error":
+      onError(msg);
+      break;
+    default:
+      break;
+  }
+}
+
+function onError(msg) {
+  if (msg.code === "unauthorized") {
+    // The stored seat key is not (or no longer) valid: carry on as a spectator.
+    app.token = null;
+    app.seat = null;
+    saveToken(code, null);
+  }
+  if (msg.ref && msg.ref === app.legalRef) {
+    // The legal list was refused (rate limit, say): ask again shortly.
+    setTimeout(() => app.game && app.game.retryLegal(), 1000);
+    return;
+  }
+  if (app.game && msg.ref) app.game.refused();
+  showError(errorText(msg.code, msg.message));
+}
+
+function onState(msg) {
+  const previous = app.seq;
+  let consecutive = false;
+  if (Array.isArray(msg.history)) {
+    app.log = msg.history.slice();
+  } else if (previous !== null && msg.seq === previous + 1) {
+    consecutive = true;
+    if (msg.last) app.log.push({ seq: msg.last.seq, seat: msg.last.seat, notation: msg.last.notation });
+  } else if (previous === null ? msg.seq > 0 : msg.seq > previous + 1) {
+    // Some states went by unseen: ask for the whole history.
+    socket.send({ type: "sync" });
+  }
+  app.seq = msg.seq;
+  app.hasState = true;
+  const view = msg.view;
+  if (view && Array.isArray(view.players)) {
+    for (const p of view.players) {
+      app.names.set(p.seat, p.name);
+      app.colors.set(p.seat, p.color);
+    }
+  }
+  if (!app.game) app.game = createGameUI();
+  showPhase();
+  if (app.game) app.game.setState(msg, consecutive);
+  showPhase();
+  renderLog();
+  updateTitle(view);
+}
+
+function updateTitle(view) {
+  const mine = view && view.status === "playing" && view.turn && view.you !== null && view.turn.seat === view.you;
+  document.title = (mine ? "● " : "") + t("room.title", { code }) + " — " + t("app.title");
+}
+
+// ---------------------------------------------------------------- room and lobby
+
+function setRoom(room) {
+  if (!room) return;
+  app.room = room;
+  for (const s of room.seats) {
+    if (!app.names.has(s.seat) || room.status === "lobby") app.names.set(s.seat, s.name);
+    if (!app.colors.has(s.seat)) app.colors.set(s.seat, COLORS[s.seat % COLORS.length]);
+  }
+  showPhase();
+  renderLobby();
+  renderSpectators();
+  if (app.game && app.hasState) app.game.render({});
+}
+
+/** Lobby or game: the page shows `.lobby-only` or `.game-only` parts accordingly. */
+function showPhase() {
+  const status = app.room ? app.room.status : null;
+  const playing = app.hasState || (status !== null && status !== "lobby");
+  els.waiting.hidden = app.hasState || !playing;
+  els.unsupported.hidden = !(playing && app.hasState && !app.game);
+  const finished = status === "finished" || !!(app.game && app.game.view && app.game.view.status === "finished");
+  if (!app.room && !app.hasState) page.dataset.phase = "loading";
+  else page.dataset.phase = playing ? (finished ? "finished" : "playing") : "lobby";
+}
+
+function renderSpectators() {
+  const n = app.room && typeof app.room.spectators === "number" ? app.room.spectators : null;
+  els.spectators.hidden = n === null;
+  els.spectators.textContent = n === null ? "" : t("room.spectators", { n });
+  els.spectators.dataset.count = n === null ? "" : String(n);
+}
+
+function renderLobby() {
+  const room = app.room;
+  if (!room) return;
+  const seated = app.seat !== null;
+  const seats = room.seats;
+  els.seats.replaceChildren();
+  for (let i = 0; i < variant.maxPlayers; i++) {
+    const s = seats.find((x) => x.seat === i);
+    const color = COLORS[i % COLORS.length];
+    if (s) {
+      els.seats.append(h("li", { class: "seat" + (s.seat === app.seat ? " mine" : ""), "data-testid": `seat-${i}` },
+        colorDot(color, "big"),
+        h("span", { class: "seat-name" }, s.name),
+        s.kind === "bot" ? h("span", { class: "muted" }, ` (${t("room.bot")})`) : null,
+        s.seat === app.seat ? h("span", { class: "muted" }, ` (${t("room.you")})`) : null,
+        h("span", {
+          class: "conn-dot " + (s.connected ? "on" : "off"),
+          title: t(s.connected ? "room.connected" : "room.disconnected"),
+          "aria-label": t(s.connected ? "room.connected" : "room.disconnected"),
+        })));
+    } else {
+      els.seats.append(h("li", { class: "seat free", "data-testid": `seat-${i}` },
+        colorDot(color, "big hollow"), h("span", { class: "muted" }, t("room.free_seat"))));
+    }
+  }
+  const full = seats.length >= variant.maxPlayers;
+  const lobby = room.status === "lobby";
+  els.joinForm.hidden = seated || full || !lobby;
+  els.start.hidden = !seated || !lobby;
+  els.start.disabled = seats.length < variant.minPlayers;
+  if (seated) {
+    els.lobbyHelp.textContent = seats.length < variant.minPlayers
+      ? t("room.need_players", { min: variant.minPlayers })
+      : t("room.seated_help", { min: variant.minPlayers });
+  } else {
+    els.lobbyHelp.textContent = full ? t("room.full") : t("room.lobby_help");
+  }
+}
+
+async function join(ev) {
+  ev.preventDefault();
+  const name = els.joinName.value.trim();
+  els.lobbyError.textContent = "";
+  if (!name) {
+    els.lobbyError.textContent = t("error.bad_name");
+    return;
+  }
+  els.joinButton.disabled = true;
+  try {
+    const res = await api.join(code, name);
+    app.token = res.token;
+    app.seat = res.seat;
+    saveToken(code, res.token);
+    try {
+      localStorage.setItem("labyrinth:name", name);
+    } catch {
+      /* not remembered */
+    }
+    if (!socket.hello()) socket.reconnectNow();
+    renderLobby();
+  } catch (err) {
+    els.lobbyError.textContent = err instanceof ApiError ? errorText(err.code, err.message) : t("error.network");
+  } finally {
+    els.joinButton.disabled = false;
+  }
+}
+
+async function start() {
+  els.lobbyError.textContent = "";
+  els.start.disabled = true;
+  try {
+    await api.start(code, app.token);
+  } catch (err) {
+    els.lobbyError.textContent = err instanceof ApiError ? errorText(err.code, err.message) : t("error.network");
+    els.start.disabled = false;
+  }
+}
+
+// ---------------------------------------------------------------- move log
+
+function renderLog() {
+  const list = els.log;
+  list.replaceChildren();
+  for (const entry of app.log) {
+    const seat = entry.seat;
+    const name = seat === null || seat === undefined ? "" : app.names.get(seat) || `#${seat}`;
+    list.append(h("li", { class: "log-entry", "data-testid": "log-entry", "data-seq": entry.seq },
+      h("span", { class: "log-seq" }, `${entry.seq}.`),
+      seat === null || seat === undefined ? null : colorDot(app.colors.get(seat) || COLORS[seat % 4]),
+      h("span", { class: "log-name" }, name),
+      h("code", { class: "log-notation" }, entry.notation || "")));
+  }
+  els.logEmpty.hidden = app.log.length > 0;
+  list.dataset.count = String(app.log.length);
+  list.scrollTop = list.scrollHeight;
+}
+
+// ---------------------------------------------------------------- chat
+
+function addChat(msg) {
+  const from = msg.from || {};
+  const seat = from.seat;
+  const isSpectator = seat === null || seat === undefined;
+  const name = isSpectator ? t("room.spectator_name") : from.name;
+  const time = msg.at ? new Date(msg.at) : new Date();
+  const stamp = Number.isNaN(time.getTime()) ? "" : time.toLocaleTimeString(lang(), { hour: "2-digit", minute: "2-digit" });
+  const stick = els.chatLog.scrollTop + els.chatLog.clientHeight >= els.chatLog.scrollHeight - 20;
+  els.chatLog.append(h("li", { class: "chat-line" + (isSpectator ? " spectator" : ""), "data-testid": "chat-line" },
+    h("span", { class: "chat-time" }, stamp),
+    isSpectator ? null : colorDot(app.colors.get(seat) || COLORS[seat % 4]),
+    h("span", { class: "chat-name" }, name),
+    h("span", { class: "chat-text" }, msg.text)));
+  while (els.chatLog.children.length > 200) els.chatLog.firstElementChild.remove();
+  els.chatEmpty.hidden = true;
+  if (stick) els.chatLog.scrollTop = els.chatLog.scrollHeight;
+}
+
+function sendChat(ev) {
+  ev.preventDefault();
+  const text = els.chatInput.value.trim();
+  if (!text) return;
+  if (socket.send({ type: "chat", text: text.slice(0, 500) })) els.chatInput.value = "";
+  else showError(t("room.conn.offline"));
+}
+
+// ---------------------------------------------------------------- share link
+
+function setupShare() {
+  els.share.value = `${location.origin}/r/${code}`;
+  els.share.addEventListener("focus", () => els.share.select());
+  els.copy.addEventListener("click", async () => {
+    let ok = false;
+    try {
+      await navigator.clipboard.writeText(els.share.value);
+      ok = true;
+    } catch {
+      els.share.focus();
+      els.share.select();
+      try {
+        ok = document.execCommand("copy");
+      } catch {
+        ok = false;
+      }
+    }
+    if (ok) {
+      els.copy.textContent = t("room.copied");
+      setTimeout(() => {
+        els.copy.textContent = t("room.copy");
+      }, 1500);
+    }
+  });
+}
+
+// ---------------------------------------------------------------- connection status
+
+function renderConn(status) {
+  els.conn.dataset.status = status;
+  els.conn.textContent = t(`room.conn.${status}`);
+}
+
+// ---------------------------------------------------------------- start-up
+
+function renderAll() {
+  els.title.textContent = t("room.title", { code });
+  els.variantName.textContent = t(variant.label, { id: variant.id });
+  renderConn(socket.status);
+  renderSpectators();
+  renderLobby();
+  renderLog();
+  if (app.game && app.hasState) app.game.render({});
+  if (app.game && app.game.view) updateTitle(app.game.view);
+}
+
+async function main() {
+  initI18n();
+  ensureSprite();
+  setupShare();
+  try {
+    els.joinName.value = localStorage.getItem("labyrinth:name") || "";
+  } catch {
+    els.joinName.value = "";
+  }
+  els.joinForm.addEventListener("submit", join);
+  els.start.addEventListener("click", start);
+  els.chatForm.addEventListener("submit", sendChat);
+  socket.addEventListener("message", (ev) => onMessage(ev.detail));
+  socket.addEventListener("status", (ev) => renderConn(ev.detail));
+  onLanguageChange(renderAll);
+  renderAll();
+  try {
+    const room = await api.getRoom(code);
+    if (!app.room) setRoom(room);
+  } catch (err) {
+    showError(err instanceof ApiError ? errorText(err.code, err.message) : t("error.network"));
+  }
+  socket.connect();
+}
+
+main();

@@ -1,0 +1,199 @@
+"""End-to-end: two players in headless Chromium against the real server.
+
+The server runs with uvicorn in a subprocess on a free port and a fresh SQLite file; the
+browser is Debian's chromium driven by Playwright (never a downloaded browser).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}"),
+]
+
+PUSH_NOTATION = re.compile(r"^[NESW][a-g1-7](\+[1-3])?$")
+CELL_NOTATION = re.compile(r"^[a-g][1-7]$")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _http(method: str, url: str, body: dict | None = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return json.load(res)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """The app under uvicorn, on its own port and database; yields the base URL."""
+    port = _free_port()
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp_path / 'e2e.db'}")
+    log_path = tmp_path / "server.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "app.main:app",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"server exited:\n{log_path.read_text(errors='replace')}")
+            try:
+                if _http("GET", base + "/healthz").get("ok"):
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"server did not start:\n{log_path.read_text(errors='replace')}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _join(page, url: str, name: str, seat: int) -> None:
+    page.goto(url)
+    page.fill("[data-testid=join-name]", name)
+    page.click("[data-testid=join-button]")
+    page.wait_for_selector(f"[data-testid=seat-{seat}].mine")
+
+
+def test_two_players_push_and_move(server: str, browser) -> None:
+    room = _http("POST", server + "/api/rooms", {"variant": "classic"})
+    url = server + room["url"]
+
+    # Two contexts: two players, each with their own localStorage (their own seat token).
+    ctx_a = browser.new_context(viewport={"width": 1280, "height": 800})
+    ctx_b = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    ctx_a.set_default_timeout(15000)
+    ctx_b.set_default_timeout(15000)
+    a = ctx_a.new_page()
+    b = ctx_b.new_page()
+    errors: list[str] = []
+    a.on("pageerror", lambda e: errors.append(f"A: {e}"))
+    b.on("pageerror", lambda e: errors.append(f"B: {e}"))
+
+    _join(a, url, "Ann <b>x</b>", 0)
+    _join(b, url, "Bob", 1)
+
+    # Names are text: the markup shows as typed and creates no element.
+    a.wait_for_selector("[data-testid=seat-1] .seat-name")
+    assert b.text_content("[data-testid=seat-0] .seat-name") == "Ann <b>x</b>"
+    assert b.locator("[data-testid=seat-list] b").count() == 0
+
+    a.click("[data-testid=start-button]")
+
+    # Seat 0 starts: its arrows light up once the legal actions have arrived.
+    a.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
+    b.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
+    a.wait_for_selector("[data-testid=board][data-legal=ready]")
+    assert b.locator("[data-testid^=arrow-][data-active=true]").count() == 0
+    forbidden_free = a.locator("[data-testid^=arrow-][data-active=true]")
+    assert forbidden_free.count() == 12  # no push yet: every slot is open
+
+    # Push: turn the spare once (R key), then click an arrow.
+    a.keyboard.press("r")
+    assert a.get_attribute("[data-testid=spare]", "data-rotation") == "1"
+    a.click("[data-testid=arrow-N-1]")
+    a.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=move]")
+    b.wait_for_selector("[data-testid=move-log][data-count='1']")
+    assert b.text_content("[data-testid=log-entry] .log-notation") == "Nb+1"
+    # The no-reverse rule shows: the opposite slot is disabled everywhere.
+    assert b.get_attribute("[data-testid=arrow-S-1]", "class").split().count("forbidden") == 1
+
+    # Move: click one of the lit cells.
+    a.wait_for_selector("[data-testid=board][data-legal=ready]")
+    cells = a.locator("[data-testid^=cell-]")
+    assert cells.count() >= 1
+    cells.first.click()
+
+    # The other browser sees the move at once, and the turn has passed to seat 1.
+    b.wait_for_selector("[data-testid=move-log][data-count='2']")
+    b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+    a.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+    assert b.get_attribute("[data-testid=seq]", "data-seq") == "2"
+    notations = b.locator("[data-testid=log-entry] .log-notation").all_text_contents()
+    assert PUSH_NOTATION.match(notations[0]) and CELL_NOTATION.match(notations[1]), notations
+    b.wait_for_selector("[data-testid=board][data-legal=ready]")
+    assert b.locator("[data-testid^=arrow-][data-active=true]").count() == 11
+
+    # Chat goes to everyone, as text.
+    b.fill("[data-testid=chat-input]", "<i>hello</i>")
+    b.click("[data-testid=chat-send]")
+    a.wait_for_selector("[data-testid=chat-line] .chat-text")
+    assert a.text_content("[data-testid=chat-line] .chat-text") == "<i>hello</i>"
+    assert a.locator("[data-testid=chat-log] i").count() == 0
+
+    # A reload keeps the seat (the token is in localStorage) and the whole move log.
+    b.reload()
+    b.wait_for_selector("[data-testid=move-log][data-count='2']")
+    b.wait_for_selector("[data-testid=board][data-legal=ready]")
+    assert b.locator("[data-testid^=arrow-][data-active=true]").count() == 11
+
+    assert errors == []
+    ctx_a.close()
+    ctx_b.close()

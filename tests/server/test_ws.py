@@ -1,0 +1,287 @@
+"""The WebSocket half of the protocol through the real app."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from app.bots.greedy import choose
+from app.rules import Game, seed_hash
+from tests.server.helpers import hello, make_room, receive_until, start
+
+
+def legal(ws: Any, ref: str = "q") -> dict[str, Any]:
+    ws.send_json({"type": "legal", "id": ref})
+    return receive_until(ws, "legal")
+
+
+def act(ws: Any, seq: int, action: dict[str, Any], ref: str = "a") -> None:
+    ws.send_json({"type": "action", "id": ref, "seq": seq, "action": action})
+
+
+def test_spectator_sees_no_target(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        welcome, state = hello(ws, None)
+        assert welcome["seat"] is None
+        assert welcome["room"]["code"] == code
+        assert state["seq"] == 0
+        assert state["last"] is None
+        assert state["history"] == []
+        assert state["view"]["you"] is None
+        assert all("target" not in p for p in state["view"]["players"])
+        assert legal(ws)["actions"] == []
+
+
+def test_players_see_only_their_own_target(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    with (
+        client.websocket_connect(f"/ws/{code}") as ws0,
+        client.websocket_connect(f"/ws/{code}") as ws1,
+    ):
+        _, s0 = hello(ws0, tokens[0])
+        _, s1 = hello(ws1, tokens[1])
+        p0, p1 = s0["view"]["players"], s1["view"]["players"]
+        assert isinstance(p0[0]["target"], str) and "target" not in p0[1]
+        assert isinstance(p1[1]["target"], str) and "target" not in p1[0]
+
+
+def test_invalid_token_is_refused_and_closed(client: TestClient) -> None:
+    code, _ = make_room(client, ["Ann", "Bob"])
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_json({"type": "hello", "token": "not-a-token"})
+        message = ws.receive_json()
+        assert message["type"] == "error"
+        assert message["code"] == "unauthorized"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4401
+
+
+def test_unknown_room_socket(client: TestClient) -> None:
+    with client.websocket_connect("/ws/nowhere") as ws:
+        assert ws.receive_json()["code"] == "not_found"
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+
+
+def test_lobby_connections_see_seats_arrive(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann"])
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        welcome = receive_until(ws, "welcome")
+        assert welcome["seat"] == 0
+        assert welcome["room"]["seats"][0]["connected"] is True
+        client.post(f"/api/rooms/{code}/join", json={"name": "<b>x</b>"})
+        room = receive_until(ws, "room")["room"]
+        assert [s["name"] for s in room["seats"]] == ["Ann", "<b>x</b>"]
+        game_id = start(client, code, tokens[0])
+        state = receive_until(ws, "state")
+        assert state["seq"] == 0
+        assert state["view"]["turn"]["seat"] == 0
+        assert client.get(f"/api/rooms/{code}").json()["game_id"] == game_id
+
+
+def snapshot(client: TestClient, code: str, ws: Any) -> tuple[int, str]:
+    """The seq and full view as a player sees it (via sync), to prove nothing changed."""
+    ws.send_json({"type": "sync"})
+    state = receive_until(ws, "state")
+    return state["seq"], json.dumps(state["view"], sort_keys=True)
+
+
+def test_every_error_code_leaves_the_state_unchanged(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    with (
+        client.websocket_connect(f"/ws/{code}") as ws0,
+        client.websocket_connect(f"/ws/{code}") as ws1,
+        client.websocket_connect(f"/ws/{code}") as spy,
+    ):
+        hello(ws0, tokens[0])
+        hello(ws1, tokens[1])
+        hello(spy, None)
+        before = snapshot(client, code, ws0)
+        push = legal(ws0)["actions"][0]
+
+        def refused(ws: Any, payload: Any, expected: str, raw: bool = False) -> None:
+            if raw:
+                ws.send_text(payload)
+            else:
+                ws.send_json(payload)
+            message = receive_until(ws, "error")
+            assert message["code"] == expected, message
+            assert message["message"]
+            assert snapshot(client, code, ws0) == before
+
+        refused(ws0, "{not json", "bad_message", raw=True)
+        refused(ws0, "[1, 2]", "bad_message", raw=True)
+        refused(ws0, {"type": "dance"}, "bad_message")
+        refused(ws0, {"type": "action", "seq": 0}, "bad_message")
+        refused(ws0, {"type": "action", "seq": 0, "action": push, "extra": 1}, "bad_message")
+        refused(ws0, {"type": "action", "seq": "0", "action": push}, "bad_message")
+        refused(ws0, {"type": "action", "seq": 0, "action": "Nb"}, "bad_message")
+        refused(ws0, {"type": "action", "seq": 0, "action": {"type": "fly"}}, "bad_message")
+        refused(ws0, {"type": "action", "seq": 0, "action": {**push, "index": 2}}, "bad_message")
+        refused(ws0, {"type": "chat", "text": "x" * 501}, "bad_message")
+        refused(ws0, {"type": "chat", "text": "   "}, "bad_message")
+        refused(spy, {"type": "action", "id": "s", "seq": 0, "action": push}, "spectator")
+        refused(ws1, {"type": "action", "seq": 0, "action": push}, "not_your_turn")
+        refused(
+            ws0, {"type": "action", "seq": 0, "action": {"type": "move", "to": [0, 0]}}, "illegal"
+        )
+        refused(ws0, {"type": "action", "seq": 3, "action": push}, "stale")
+        refused(ws0, json.dumps({"type": "chat", "text": "x" * (65 * 1024)}), "too_large", raw=True)
+
+        # The refused messages lost nothing: the listed push is still accepted.
+        act(ws0, 0, push, "ok")
+        assert receive_until(ws1, "state")["seq"] == 1
+        assert receive_until(ws0, "state")["seq"] == 1
+
+
+def test_hello_must_come_first(client: TestClient) -> None:
+    code, _ = make_room(client, ["Ann", "Bob"])
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_json({"type": "legal", "id": "x"})
+        message = receive_until(ws, "error")
+        assert message["code"] == "bad_message"
+        assert message["ref"] == "x"
+        ws.send_json({"type": "ping"})
+        assert receive_until(ws, "pong") == {"type": "pong"}
+
+
+def test_acting_in_the_lobby_is_illegal(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        receive_until(ws, "welcome")
+        act(ws, 0, {"type": "push", "side": "N", "index": 1, "rotation": 0})
+        assert receive_until(ws, "error")["code"] == "illegal"
+
+
+def test_flooding_is_rate_limited(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        hello_sent = {"type": "hello", "token": tokens[0]}
+        ws.send_json(hello_sent)
+        receive_until(ws, "welcome")
+        for _ in range(60):
+            ws.send_json({"type": "ping"})
+        codes = []
+        for _ in range(60):
+            message = ws.receive_json()
+            codes.append(message.get("code", message["type"]))
+        assert "rate_limited" in codes
+        assert codes.count("pong") >= 30
+
+
+def test_chat_reaches_everyone_as_text(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    with (
+        client.websocket_connect(f"/ws/{code}") as ws0,
+        client.websocket_connect(f"/ws/{code}") as spy,
+    ):
+        ws0.send_json({"type": "hello", "token": tokens[0]})
+        receive_until(ws0, "welcome")
+        spy.send_json({"type": "hello", "token": None})
+        receive_until(spy, "welcome")
+        ws0.send_json({"type": "chat", "text": "<b>hi</b>"})
+        for ws in (ws0, spy):
+            chat = receive_until(ws, "chat")
+            assert chat["text"] == "<b>hi</b>"
+            assert chat["from"] == {"seat": 0, "name": "Ann"}
+            assert chat["at"]
+        spy.send_json({"type": "chat", "text": "hello players"})
+        assert receive_until(ws0, "chat")["from"] == {"seat": None, "name": "spectator"}
+
+
+def test_reconnect_with_the_token_restores_the_seat(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        hello(ws, tokens[0])
+        push = legal(ws)["actions"][0]
+        act(ws, 0, push)
+        assert receive_until(ws, "state")["seq"] == 1
+    assert client.get(f"/api/rooms/{code}").json()["seats"][0]["connected"] is False
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        welcome, state = hello(ws, tokens[0])
+        assert welcome["seat"] == 0
+        assert welcome["room"]["seats"][0]["connected"] is True
+        assert state["seq"] == 1
+        assert state["view"]["turn"] == {**state["view"]["turn"], "seat": 0, "phase": "move"}
+        assert [h["seq"] for h in state["history"]] == [1]
+        assert state["last"]["notation"] == state["history"][0]["notation"]
+        moves = legal(ws)["actions"]
+        assert moves and all(m["type"] in {"move", "swap", "pick", "push"} for m in moves)
+        act(ws, 1, moves[0])
+        assert receive_until(ws, "state")["seq"] == 2
+
+
+def play_to_the_end(client: TestClient, options: dict[str, Any], players: int = 2) -> None:
+    names = ["Ann", "Bob", "Cy", "Di"][:players]
+    code, tokens = make_room(client, names, **options)
+    game_id = start(client, code, tokens[0])
+    rng = random.Random(7)
+    sockets = [client.websocket_connect(f"/ws/{code}") for _ in range(players + 1)]
+    entered = [s.__enter__() for s in sockets]
+    try:
+        seats, spy = entered[:players], entered[players]
+        views = [hello(ws, token)[1] for ws, token in zip(seats, tokens, strict=True)]
+        spy_state = hello(spy, None)[1]
+        seq = 0
+        for _ in range(3000):
+            view = views[0]["view"]
+            if view["status"] == "finished":
+                break
+            mover = view["turn"]["seat"]
+            listed = legal(seats[mover])
+            assert listed["seq"] == seq
+            action = choose(views[mover]["view"], listed["actions"], rng)
+            act(seats[mover], seq, action)
+            seq += 1
+            views = [receive_until(ws, "state") for ws in seats]
+            spy_state = receive_until(spy, "state")
+            assert {v["seq"] for v in views} == {seq} and spy_state["seq"] == seq
+            for seat, state in enumerate(views):
+                others = [p for p in state["view"]["players"] if p["seat"] != seat]
+                if state["view"]["status"] == "playing":
+                    assert all("target" not in p for p in others)
+            if spy_state["view"]["status"] == "playing":
+                assert all("target" not in p for p in spy_state["view"]["players"])
+        final = spy_state["view"]
+        assert final["status"] == "finished"
+        assert final["result"]["winners"]
+        assert legal(seats[0])["actions"] == []
+        act(seats[0], seq, {"type": "move", "to": [0, 0]})
+        assert receive_until(seats[0], "error")["code"] == "finished"
+    finally:
+        for s in reversed(sockets):
+            s.__exit__(None, None, None)
+
+    game = client.get(f"/api/games/{game_id}").json()
+    assert game["status"] == "finished"
+    assert game["seq"] == seq
+    assert seed_hash(game["seed"]) == game["seed_hash"]
+    assert game["result"] == final["result"]
+    assert client.get(f"/api/rooms/{code}").json()["status"] == "finished"
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert [a["seq"] for a in record["actions"]] == list(range(1, seq + 1))
+    replayed = Game.from_record(record)
+    assert replayed.view(None) == final
+    finished = client.get("/api/games", params={"status": "finished"}).json()["games"]
+    assert [g["id"] for g in finished] == [game_id]
+
+
+def test_two_players_and_a_spectator_play_a_whole_game(fast_client: TestClient) -> None:
+    play_to_the_end(fast_client, {"return_home": False})
+
+
+def test_a_whole_event_game_with_return_home(fast_client: TestClient) -> None:
+    play_to_the_end(fast_client, {"events": True, "return_home": True}, players=3)
