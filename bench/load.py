@@ -3,6 +3,7 @@
     python bench/load.py                      # spawns its own server (SQLite, one process)
     python bench/load.py --rooms 50 --actions 40
     python bench/load.py --url http://127.0.0.1:8000   # against a running server
+    python bench/load.py --think 500          # players pause 0-1 s before acting
 
 Each player waits for its turn, asks `legal`, sends a random legal action, and measures the
 round trip from sending the action to receiving its own `state` with the new `seq`. Prints
@@ -82,6 +83,7 @@ async def player(
     stats: Stats,
     rng: random.Random,
     done: asyncio.Event,
+    think: float = 0.0,
 ) -> None:
     async with websockets.connect(ws_url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -110,6 +112,8 @@ async def player(
                     await ws.send(json.dumps({"type": "legal", "id": str(seq)}))
             elif kind == "legal" and message["actions"] and message["seq"] == seq:
                 action = rng.choice(message["actions"])
+                if think:
+                    await asyncio.sleep(rng.uniform(0, 2 * think))
                 pending = (seq + 1, time.perf_counter())
                 await ws.send(
                     json.dumps({"type": "action", "id": "a", "seq": seq, "action": action})
@@ -129,7 +133,7 @@ async def spectator(ws_url: str, stats: Stats, done: asyncio.Event) -> None:
 
 
 async def room(
-    http: httpx.AsyncClient, ws_base: str, actions: int, stats: Stats, seed: int
+    http: httpx.AsyncClient, ws_base: str, actions: int, stats: Stats, seed: int, think: float
 ) -> None:
     code = (await http.post("/api/rooms", json={"variant": "classic"})).json()["code"]
     tokens = [
@@ -142,8 +146,8 @@ async def room(
     rng = random.Random(seed)
     shared = Stats()
     await asyncio.gather(
-        player(url, tokens[0], 0, actions, shared, rng, done),
-        player(url, tokens[1], 1, actions, shared, rng, done),
+        player(url, tokens[0], 0, actions, shared, rng, done, think),
+        player(url, tokens[1], 1, actions, shared, rng, done, think),
         spectator(url, shared, done),
     )
     stats.rtts.extend(shared.rtts)
@@ -162,6 +166,12 @@ async def main() -> None:
     parser.add_argument("--url", help="a running server; default: spawn one on SQLite")
     parser.add_argument("--rooms", type=int, default=50)
     parser.add_argument("--actions", type=int, default=40, help="actions per room")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean pause in ms before each action (0: as fast as possible)",
+    )
     args = parser.parse_args()
 
     server = None
@@ -179,11 +189,17 @@ async def main() -> None:
         async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
             started = time.perf_counter()
             await asyncio.gather(
-                *(room(http, ws_base, args.actions, stats, i) for i in range(args.rooms))
+                *(
+                    room(http, ws_base, args.actions, stats, i, args.think / 1000)
+                    for i in range(args.rooms)
+                )
             )
             elapsed = time.perf_counter() - started
         n = len(stats.rtts)
-        print(f"rooms: {args.rooms} x (2 players + 1 spectator), {args.actions} actions each")
+        print(
+            f"rooms: {args.rooms} x (2 players + 1 spectator), {args.actions} actions each, "
+            f"think {args.think:.0f} ms"
+        )
         print(f"actions applied: {n} in {elapsed:.2f} s -> {n / elapsed:.0f} actions/s")
         if n:
             print(

@@ -48,8 +48,12 @@ def rotate(mask: int, quarter_turns: int = 1) -> int:
 
 
 def open_str(mask: int) -> str:
-    """The openings in the fixed order N E S W, e.g. `"ES"`."""
-    return "".join(d for i, d in enumerate(DIRECTIONS) if mask >> i & 1)
+    """The openings in the fixed order N E S W, e.g. `"ES"`; a table, since every view
+    spells out 50 of them."""
+    return _OPEN_STR[mask & 15]
+
+
+_OPEN_STR = tuple("".join(d for i, d in enumerate(DIRECTIONS) if m >> i & 1) for m in range(16))
 
 
 def parse_open(text: str) -> int:

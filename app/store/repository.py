@@ -7,8 +7,9 @@ after its session has closed.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -90,10 +91,17 @@ def _game_record(row: models.Game) -> GameRecord:
 class Repository:
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self._sessions = sessions
+        bind = sessions.kw.get("bind")
+        # SQLite has one writer at a time and makes the others sleep and retry, which shows
+        # as latency spikes under load; queueing writers on a lock in-process is fairer.
+        sqlite = bind is not None and bind.dialect.name == "sqlite"
+        self._write_lock: AbstractContextManager[Any] = (
+            threading.Lock() if sqlite else nullcontext()
+        )
 
     @contextmanager
     def _tx(self) -> Iterator[Session]:
-        with self._sessions() as session, session.begin():
+        with self._write_lock, self._sessions() as session, session.begin():
             yield session
 
     # Rooms and seats -------------------------------------------------------------
