@@ -6,111 +6,20 @@ browser is Debian's chromium driven by Playwright (never a downloaded browser).
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from tests.e2e.conftest import CHROMIUM, http_json
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}"),
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}"),
 ]
 
 PUSH_NOTATION = re.compile(r"^[NESW][a-g1-7](\+[1-3])?$")
 CELL_NOTATION = re.compile(r"^[a-g][1-7]$")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _http(method: str, url: str, body: dict | None = None) -> dict:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(
-        url, data=data, method=method, headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(req, timeout=10) as res:
-        return json.load(res)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """The app under uvicorn, on its own port and database; yields the base URL."""
-    port = _free_port()
-    env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp_path / 'e2e.db'}")
-    log_path = tmp_path / "server.log"
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "app.main:app",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"server exited:\n{log_path.read_text(errors='replace')}")
-            try:
-                if _http("GET", base + "/healthz").get("ok"):
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"server did not start:\n{log_path.read_text(errors='replace')}")
-            time.sleep(0.2)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-@pytest.fixture
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _join(page, url: str, name: str, seat: int) -> None:
@@ -121,7 +30,7 @@ def _join(page, url: str, name: str, seat: int) -> None:
 
 
 def test_two_players_push_and_move(server: str, browser) -> None:
-    room = _http("POST", server + "/api/rooms", {"variant": "classic"})
+    room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
     url = server + room["url"]
 
     # Two contexts: two players, each with their own localStorage (their own seat token).
