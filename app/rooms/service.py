@@ -316,6 +316,8 @@ class RoomService:
         return live.seq, live.game.legal_actions(conn.seat)
 
     async def chat(self, conn: Connection, text: str) -> None:
+        """Players talk to the whole room; spectators talk among themselves, so that
+        watchers can discuss the game without disturbing (or advising) the players."""
         text = text.strip()
         if not 1 <= len(text) <= MAX_CHAT:
             raise RoomError("bad_message", f"a chat line has 1 to {MAX_CHAT} characters")
@@ -330,6 +332,7 @@ class RoomService:
             "from": {"seat": conn.seat, "name": name},
             "text": text,
             "at": datetime.now(UTC).isoformat(),
+            "channel": "room" if conn.seat is not None else "spectators",
         }
         await self.hub.publish({"room": conn.room, "kind": "chat", "chat": message})
 
@@ -341,9 +344,11 @@ class RoomService:
             return
         kind = message.get("kind")
         if kind == "chat":
-            text = dumps(message["chat"])
+            chat = message["chat"]
+            text = dumps(chat)
+            spectators_only = chat.get("channel") == "spectators"
             for conn in list(room.connections):
-                if conn.greeted:
+                if conn.greeted and not (spectators_only and conn.seat is not None):
                     conn.send(text)
         elif kind == "room":
             await self._reload(room)

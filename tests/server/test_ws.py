@@ -181,24 +181,33 @@ def test_flooding_is_rate_limited(client: TestClient) -> None:
         assert codes.count("pong") >= 30
 
 
-def test_chat_reaches_everyone_as_text(client: TestClient) -> None:
+def test_chat_channels(client: TestClient) -> None:
+    """Players' lines reach everyone; spectators' lines reach spectators only."""
     code, tokens = make_room(client, ["Ann", "Bob"])
     with (
         client.websocket_connect(f"/ws/{code}") as ws0,
         client.websocket_connect(f"/ws/{code}") as spy,
+        client.websocket_connect(f"/ws/{code}") as spy2,
     ):
         ws0.send_json({"type": "hello", "token": tokens[0]})
         receive_until(ws0, "welcome")
-        spy.send_json({"type": "hello", "token": None})
-        receive_until(spy, "welcome")
+        for ws in (spy, spy2):
+            ws.send_json({"type": "hello", "token": None})
+            receive_until(ws, "welcome")
         ws0.send_json({"type": "chat", "text": "<b>hi</b>"})
-        for ws in (ws0, spy):
+        for ws in (ws0, spy, spy2):
             chat = receive_until(ws, "chat")
             assert chat["text"] == "<b>hi</b>"
             assert chat["from"] == {"seat": 0, "name": "Ann"}
+            assert chat["channel"] == "room"
             assert chat["at"]
-        spy.send_json({"type": "chat", "text": "hello players"})
-        assert receive_until(ws0, "chat")["from"] == {"seat": None, "name": "spectator"}
+        spy.send_json({"type": "chat", "text": "what a push"})
+        for ws in (spy, spy2):
+            chat = receive_until(ws, "chat")
+            assert chat["from"] == {"seat": None, "name": "spectator"}
+            assert chat["channel"] == "spectators"
+        ws0.send_json({"type": "chat", "text": "next"})
+        assert receive_until(ws0, "chat")["text"] == "next"  # the spectators' line never came
 
 
 def test_reconnect_with_the_token_restores_the_seat(client: TestClient) -> None:
