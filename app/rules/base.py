@@ -100,6 +100,11 @@ class Engine(Protocol):
         """
         ...
 
+    def reveal(self, state: Any) -> JSON:
+        """The view with every secret shown (hands, piles, targets, face-down faces, deck
+        orders), whatever the status: the frames of a finished game's replay."""
+        ...
+
     def redact_action(self, state: Any, seat: int, action: JSON, viewer: int | None) -> JSON:
         """The action `seat` took, as far as `viewer` may know it (e.g. a picked card hidden)."""
         ...

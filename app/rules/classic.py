@@ -640,7 +640,14 @@ class ClassicEngine:
     def view(self, state: ClassicState, viewer: int | None) -> JSON:
         """The state as `viewer` may see it: never another seat's target, peek or pile, nor an
         unrevealed event; once the game is finished, everything (the seed is public then)."""
-        finished = state.result is not None
+        return self._view(state, viewer, reveal=state.result is not None)
+
+    def reveal(self, state: ClassicState) -> JSON:
+        """Everything, at any step: every pile in order and every tile's event."""
+        return self._view(state, None, reveal=True)
+
+    def _view(self, state: ClassicState, viewer: int | None, reveal: bool) -> JSON:
+        finished = reveal
         board = state.board
         tiles = [
             [
@@ -653,7 +660,7 @@ class ClassicEngine:
         return {
             "variant": VARIANT,
             "seq": state.seq,
-            "status": "finished" if finished else "playing",
+            "status": "playing" if state.result is None else "finished",
             "options": dict(state.options),
             "you": viewer,
             "turn": None

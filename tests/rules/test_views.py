@@ -105,3 +105,16 @@ def test_views_do_not_share_state() -> None:
     view["players"][0]["found"].append("crown")
     view["options"]["events"] = True
     assert game.state.players[0].found == [] and game.state.options["events"] is False
+
+
+def test_reveal_shows_every_secret_while_views_keep_them() -> None:
+    """Replay frames come from `reveal`: every pile and every hidden event, mid-game."""
+    game = new_game(3, events=True)
+    frame = game.engine.reveal(game.state)
+    assert frame["status"] == "playing"
+    assert all(len(p["pile"]) == 8 and p["target"] == p["pile"][0] for p in frame["players"])
+    tiles = [t for row in frame["board"]["tiles"] for t in row] + [frame["board"]["spare"]]
+    assert sum(1 for t in tiles if t.get("event")) == 12
+    spectator = game.view(None)
+    assert all("pile" not in p and "target" not in p for p in spectator["players"])
+    assert not any(t.get("event") for row in spectator["board"]["tiles"] for t in row)
