@@ -18,6 +18,7 @@ class Settings(BaseSettings):
     database_url: str = f"sqlite:///{ROOT / 'data' / 'labyrinth.sqlite3'}"
     redis_url: str | None = None
     run_migrations: bool = True
+    log_level: str = "INFO"
     # Per connection: a burst of `rate_burst` messages, refilled at `rate_per_second`.
     rate_burst: int = 40
     rate_per_second: float = 20.0

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from anyio import to_thread
 from fastapi import FastAPI
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from app import logs
 from app.config import ROOT, Settings, get_settings
-from app.rooms.hub import Hub, LocalHub
+from app.metrics import CONTENT_TYPE, Metrics
+from app.rooms.hub import Hub, LocalHub, RedisHub
+from app.rooms.presence import LocalPresence, Presence, RedisPresence
 from app.rooms.service import RoomService
 from app.store import migrate
 from app.store.db import make_engine, make_sessionmaker
@@ -20,12 +28,20 @@ from app.store.repository import Repository
 from app.web import api, errors, pages, ws
 
 
-def make_hub(settings: Settings) -> Hub:
-    return LocalHub()
+def make_fanout(settings: Settings) -> tuple[Hub, Presence, Any]:
+    """In-process fan-out, or Redis pub/sub and presence when `REDIS_URL` is set."""
+    if not settings.redis_url:
+        return LocalHub(), LocalPresence(), None
+    from redis import asyncio as aioredis
+
+    redis = aioredis.from_url(settings.redis_url)
+    process_id = f"{socket.gethostname()}:{os.getpid()}:{id(settings):x}"
+    return RedisHub(redis), RedisPresence(redis, process_id), redis
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    logs.configure(settings.log_level)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -33,14 +49,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await to_thread.run_sync(migrate.upgrade, settings.database_url)
         engine = make_engine(settings.database_url)
         repo = Repository(make_sessionmaker(engine))
-        service = RoomService(repo, make_hub(settings))
+        hub, presence, redis = make_fanout(settings)
+        service = RoomService(repo, hub, presence, Metrics())
         await service.start()
+        heartbeat = asyncio.create_task(service.heartbeat())
         app.state.repo = repo
         app.state.service = service
         try:
             yield
         finally:
+            heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await heartbeat
+            with contextlib.suppress(Exception):
+                await presence.stop()
             await service.stop()
+            if redis is not None:
+                await redis.aclose()
             engine.dispose()
 
     app = FastAPI(title="Labyrinth", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
@@ -54,9 +79,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, Any]:
-        await to_thread.run_sync(app.state.repo.ping)
-        return {"ok": True}
+    async def healthz() -> JSONResponse:
+        """200 when the database answers; 503 otherwise, so a balancer drops this replica."""
+        try:
+            await to_thread.run_sync(app.state.repo.ping)
+        except Exception as exc:
+            return JSONResponse({"ok": False, "error": type(exc).__name__}, status_code=503)
+        return JSONResponse({"ok": True})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        return Response(app.state.service.metrics.render(), media_type=CONTENT_TYPE)
 
     return app
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,12 +12,27 @@ from fastapi.testclient import TestClient
 
 from app.config import Settings
 from app.main import create_app
+from app.store.db import reachable, scratch_database
+
+POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
-@pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    """SQLite in a temporary folder; `TEST_DATABASE_URL` runs the same tests elsewhere."""
-    return os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp_path / 'test.sqlite3'}"
+@functools.cache
+def postgres_available() -> bool:
+    return reachable(POSTGRES_URL)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Every server test runs twice: on SQLite (the embedded default) and on PostgreSQL,
+    each time on a database of its own."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
+        return
+    if not postgres_available():
+        pytest.skip(f"no PostgreSQL server answers at {POSTGRES_URL} (.ci/run starts one)")
+    with scratch_database(POSTGRES_URL) as url:
+        yield url
 
 
 @pytest.fixture

@@ -10,8 +10,14 @@ never fans out on its own.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
+
+log = logging.getLogger("app.hub")
 
 HubMessage = dict[str, Any]
 Deliver = Callable[[HubMessage], Awaitable[None]]
@@ -39,4 +45,65 @@ class LocalHub:
             await self._deliver(message)
 
     async def stop(self) -> None:
+        self._deliver = None
+
+
+class RedisHub:
+    """Several processes: Redis pub/sub carries hub messages to all of them.
+
+    If the subscription drops, it reconnects with backoff and then tells this process to
+    catch up every room it serves (`{"kind": "resync"}`), since messages published
+    meanwhile are lost: the log, not the hub, is the truth.
+    """
+
+    def __init__(self, redis: Any, channel: str = "labyrinth:hub") -> None:
+        self.redis = redis
+        self.channel = channel
+        self._deliver: Deliver | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+
+    async def start(self, deliver: Deliver) -> None:
+        self._deliver = deliver
+        self._task = asyncio.create_task(self._listen())
+        await asyncio.wait_for(self._ready.wait(), timeout=10)
+
+    async def _listen(self) -> None:
+        backoff = 0.1
+        first = True
+        while True:
+            try:
+                async with self.redis.pubsub() as pubsub:
+                    await pubsub.subscribe(self.channel)
+                    self._ready.set()
+                    if not first and self._deliver is not None:
+                        await self._deliver({"kind": "resync"})
+                    first, backoff = False, 0.1
+                    async for raw in pubsub.listen():
+                        if raw.get("type") != "message":
+                            continue
+                        await self._handle(raw["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("hub subscription lost; reconnecting")
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
+
+    async def _handle(self, data: bytes | str) -> None:
+        try:
+            message = json.loads(data)
+            if self._deliver is not None:
+                await self._deliver(message)
+        except Exception:  # one bad message must not stop the fan-out of the others
+            log.exception("hub message failed: %r", data[:200])
+
+    async def publish(self, message: HubMessage) -> None:
+        await self.redis.publish(self.channel, json.dumps(message, separators=(",", ":")))
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
         self._deliver = None

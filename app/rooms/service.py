@@ -9,6 +9,8 @@ the action log's primary key decides, and a loser catches up and answers `stale`
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,15 +19,18 @@ from typing import Any, TypeVar
 
 from anyio import to_thread
 
+from app.metrics import Metrics
 from app.rooms.connection import Connection
 from app.rooms.errors import RoomError, not_found, unauthorized
 from app.rooms.hub import Hub, HubMessage
 from app.rooms.keys import hash_token, new_game_id, new_room_code, new_seed, new_token
 from app.rooms.live import LiveGame, dumps
+from app.rooms.presence import LocalPresence, Presence
 from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, seed_hash
 from app.store.repository import GameRecord, Repository, RoomRecord, SeatTaken, StaleWrite
 
 T = TypeVar("T")
+log = logging.getLogger("app.rooms")
 MAX_NAME = 32
 MAX_CHAT = 500
 
@@ -51,11 +56,19 @@ class RoomLive:
 
 
 class RoomService:
-    def __init__(self, repo: Repository, hub: Hub) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        hub: Hub,
+        presence: Presence | None = None,
+        metrics: Metrics | None = None,
+    ) -> None:
         self.repo = repo
         self.hub = hub
+        self.presence = presence or LocalPresence()
+        self.metrics = metrics or Metrics()
+        self.metrics.track(self.connection_count, lambda: len(self.rooms))
         self.rooms: dict[str, RoomLive] = {}
-        self.actions_applied = 0
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
         return await to_thread.run_sync(fn, *args)
@@ -104,7 +117,12 @@ class RoomService:
 
     async def _info(self, room: RoomLive) -> dict[str, Any]:
         record = room.record
-        connected = {c.seat for c in room.connections if c.greeted and c.seat is not None}
+        greeted = [c for c in room.connections if c.greeted]
+        connected, spectators = await self.presence.merged(
+            record.code,
+            {c.seat for c in greeted if c.seat is not None},
+            sum(1 for c in greeted if c.seat is None),
+        )
         status = "lobby"
         if record.game_id is not None:
             if room.live is not None and room.live.id == record.game_id:
@@ -122,7 +140,7 @@ class RoomService:
                 for s in record.seats
             ],
             "game_id": record.game_id,
-            "spectators": sum(1 for c in room.connections if c.greeted and c.seat is None),
+            "spectators": spectators,
         }
 
     async def join(self, code: str, raw_name: str) -> tuple[int, str]:
@@ -229,7 +247,8 @@ class RoomService:
             return
         room.connections.discard(conn)
         if conn.greeted:
-            await self._broadcast_room(room)
+            await self._info(room)  # records this process's new share of the room
+            await self.hub.publish({"room": conn.room, "kind": "presence"})
         if not room.connections:
             # Nothing here to keep warm; the log has everything.
             self.rooms.pop(conn.room, None)
@@ -247,7 +266,7 @@ class RoomService:
         conn.send(dumps({"type": "welcome", "seat": seat, "room": await self._info(room)}))
         if live is not None:
             self._send_state(conn, live, with_history=True)
-        await self._broadcast_room(room, skip=conn)
+        await self.hub.publish({"room": conn.room, "kind": "presence"})
 
     async def sync(self, conn: Connection) -> None:
         room = await self._room(conn.room)
@@ -270,6 +289,7 @@ class RoomService:
     # Playing ---------------------------------------------------------------------
 
     async def act(self, conn: Connection, seq: Any, action: dict[str, Any]) -> None:
+        arrived = time.perf_counter()
         if conn.seat is None:
             raise RoomError("spectator", "spectators cannot act; take a seat to play")
         room = await self._room(conn.room)
@@ -299,11 +319,13 @@ class RoomService:
                 await self._catch_up(live)
                 raise RoomError("stale", "another action was accepted first") from exc
             live.commit(game, conn.seat, action, events)
-            self.actions_applied += 1
             new_seq = live.seq
         await self.hub.publish({"room": conn.room, "kind": "seq", "seq": new_seq})
         if live.finished:
             await self.hub.publish({"room": conn.room, "kind": "room"})
+            log.info("game finished", extra={"room": conn.room, "game": live.id})
+        self.metrics.actions.inc()
+        self.metrics.latency.observe(time.perf_counter() - arrived)
 
     async def legal(self, conn: Connection) -> tuple[int, list[dict[str, Any]]]:
         room = await self._room(conn.room)
@@ -339,6 +361,11 @@ class RoomService:
     # Fan-out ---------------------------------------------------------------------
 
     async def _deliver(self, message: HubMessage) -> None:
+        if message.get("kind") == "resync":
+            for code in list(self.rooms):
+                await self._deliver({"room": code, "kind": "room"})
+                await self._send_states(self.rooms[code], must_catch_up=True)
+            return
         room = self.rooms.get(message.get("room", ""))
         if room is None or not room.connections:
             return
@@ -353,26 +380,39 @@ class RoomService:
         elif kind == "room":
             await self._reload(room)
             await self._broadcast_room(room)
+        elif kind == "presence":
+            await self._broadcast_room(room)
         elif kind == "seq":
-            async with room.lock:
-                live = await self._live(room)
-                if live is None:
-                    return
-                if live.seq < int(message.get("seq", 0)):
-                    await self._catch_up(live)
-            for conn in list(room.connections):
-                if conn.greeted and (conn.game_id != live.id or conn.sent_seq < live.seq):
-                    self._send_state(conn, live)
+            behind = room.live is not None and room.live.seq < int(message.get("seq", 0))
+            await self._send_states(room, must_catch_up=behind)
 
-    async def _broadcast_room(self, room: RoomLive, skip: Connection | None = None) -> None:
+    async def _send_states(self, room: RoomLive, must_catch_up: bool) -> None:
+        """Send every connection of `room` the current state it has not had yet."""
+        async with room.lock:
+            live = await self._live(room)
+            if live is None:
+                return
+            if must_catch_up:
+                await self._catch_up(live)
+        for conn in list(room.connections):
+            if conn.greeted and (conn.game_id != live.id or conn.sent_seq < live.seq):
+                self._send_state(conn, live)
+
+    async def _broadcast_room(self, room: RoomLive) -> None:
         text = dumps({"type": "room", "room": await self._info(room)})
         for conn in list(room.connections):
-            if conn.greeted and conn is not skip:
+            if conn.greeted:
                 conn.send(text)
 
-    def stats(self) -> dict[str, int]:
-        return {
-            "rooms": len(self.rooms),
-            "connections": sum(len(r.connections) for r in self.rooms.values()),
-            "actions_applied": self.actions_applied,
-        }
+    def connection_count(self) -> int:
+        return sum(len(r.connections) for r in self.rooms.values())
+
+    async def heartbeat(self, every: float = 10.0) -> None:
+        """Keep this process's presence shares fresh (a no-op with one process)."""
+        beat = getattr(self.presence, "heartbeat", None)
+        while beat is not None:
+            await asyncio.sleep(every)
+            try:
+                await beat()
+            except Exception:
+                log.exception("presence heartbeat failed")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -48,3 +51,39 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
+
+
+@contextmanager
+def scratch_database(admin_url: str) -> Iterator[str]:
+    """A new, empty PostgreSQL database for one test or benchmark, dropped afterwards.
+
+    `admin_url` names any database the role may connect to; the scratch one is created
+    beside it, so runs never see each other's rows.
+    """
+    admin = create_engine(normalise_url(admin_url), isolation_level="AUTOCOMMIT")
+    name = f"labyrinth_{secrets.token_hex(6)}"
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        yield (
+            make_url(normalise_url(admin_url))
+            .set(database=name)
+            .render_as_string(hide_password=False)
+        )
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def reachable(url: str, timeout: float = 2.0) -> bool:
+    """Whether a database server answers at `url` (used to decide what a run can test)."""
+    engine = create_engine(normalise_url(url), connect_args={"connect_timeout": int(timeout)})
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+        return True
+    except Exception:
+        return False
+    finally:
+        engine.dispose()

@@ -70,6 +70,16 @@ def parse(text: str) -> dict[str, Any]:
     return message
 
 
+def decode(data: bytes) -> str:
+    """A binary frame is accepted if it holds UTF-8 JSON, like a text frame."""
+    if len(data) > MAX_BYTES:
+        raise RoomError("too_large", "a message is at most 64 KiB")
+    try:
+        return data.decode()
+    except UnicodeDecodeError as exc:
+        raise RoomError("bad_message", "not UTF-8 text") from exc
+
+
 def error(code: str, message: str, ref: Any = None) -> str:
     return dumps({"type": "error", "code": code, "message": message, "ref": ref})
 
@@ -105,25 +115,17 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
             if frame["type"] == "websocket.disconnect":
                 break
             text = frame.get("text")
-            if text is None:
-                data = frame.get("bytes") or b""
-                if len(data) > MAX_BYTES:
-                    conn.send(error("too_large", "a message is at most 64 KiB"))
-                    continue
-                try:
-                    text = data.decode()
-                except UnicodeDecodeError:
-                    conn.send(error("bad_message", "not UTF-8 text"))
-                    continue
-            if len(text) > MAX_BYTES or len(text.encode()) > MAX_BYTES:
-                conn.send(error("too_large", "a message is at most 64 KiB"))
-                continue
             try:
+                if text is None:
+                    text = decode(frame.get("bytes") or b"")
+                if len(text) > MAX_BYTES or len(text.encode()) > MAX_BYTES:
+                    raise RoomError("too_large", "a message is at most 64 KiB")
                 if not conn.messages.take():
                     raise RoomError("rate_limited", "too many messages; slow down")
                 await handle(service, conn, parse(text))
             except RoomError as exc:
-                conn.send(error(exc.code, exc.message, ref_of(text)))
+                service.metrics.errors.labels(exc.code).inc()
+                conn.send(error(exc.code, exc.message, ref_of(text or "")))
                 if exc.code == "unauthorized":
                     close_code = CLOSE_UNAUTHORIZED
                     break

@@ -81,6 +81,8 @@ def test_lobby_connections_see_seats_arrive(client: TestClient) -> None:
         assert welcome["room"]["seats"][0]["connected"] is True
         client.post(f"/api/rooms/{code}/join", json={"name": "<b>x</b>"})
         room = receive_until(ws, "room")["room"]
+        while len(room["seats"]) < 2:  # presence updates may come first
+            room = receive_until(ws, "room")["room"]
         assert [s["name"] for s in room["seats"]] == ["Ann", "<b>x</b>"]
         game_id = start(client, code, tokens[0])
         state = receive_until(ws, "state")
