@@ -90,6 +90,7 @@ class RoomService:
             raise RoomError("bad_options", str(exc), 422) from exc
         code = new_room_code()
         await self._db(self.repo.create_room, code, variant, normalised)
+        log.info("room created", extra={"room": code})
         return RoomRecord(code, variant, normalised, datetime.now(UTC), None, ())
 
     async def _room(self, code: str) -> RoomLive:
@@ -166,6 +167,7 @@ class RoomService:
             else:
                 raise RoomError("room_full", "the seats were taken while joining", 409)
         await self.hub.publish({"room": code, "kind": "room"})
+        log.info("seat taken", extra={"room": code, "seat": free[0]})
         return free[0], token
 
     async def seat_for(self, code: str, token: str | None) -> int:
@@ -212,6 +214,7 @@ class RoomService:
             room.live = live
         await self.hub.publish({"room": code, "kind": "room"})
         await self.hub.publish({"room": code, "kind": "seq", "seq": 0})
+        log.info("game started", extra={"room": code, "game": record.id})
         return record.id
 
     async def _live(self, room: RoomLive) -> LiveGame | None:
@@ -316,6 +319,7 @@ class RoomService:
                     datetime.now(UTC),
                 )
             except StaleWrite as exc:
+                log.info("lost a race for a seq", extra={"room": conn.room, "game": live.id})
                 await self._catch_up(live)
                 raise RoomError("stale", "another action was accepted first") from exc
             live.commit(game, conn.seat, action, events)

@@ -125,6 +125,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
                 await handle(service, conn, parse(text))
             except RoomError as exc:
                 service.metrics.errors.labels(exc.code).inc()
+                log.debug("refused", extra={"room": code, "seat": conn.seat, "code": exc.code})
                 conn.send(error(exc.code, exc.message, ref_of(text or "")))
                 if exc.code == "unauthorized":
                     close_code = CLOSE_UNAUTHORIZED

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
 
 import pytest
 from fastapi.testclient import TestClient
 
+from app.logs import JsonFormatter
 from tests.server.helpers import make_room, start
 
 
@@ -167,3 +170,19 @@ def test_healthz_and_pages(client: TestClient) -> None:
     assert client.get("/r/unknown").status_code == 404
     assert client.get("/rules/classic").status_code == 200
     assert client.get("/rules/chess").status_code == 404
+
+
+def test_logs_are_json_lines_with_ids() -> None:
+    record = logging.LogRecord("app.rooms", logging.INFO, __file__, 1, "game started", (), None)
+    record.room, record.game = "abc", "g1"
+    entry = json.loads(JsonFormatter().format(record))
+    assert entry["msg"] == "game started"
+    assert (entry["room"], entry["game"], entry["level"]) == ("abc", "g1", "info")
+
+
+def test_metrics_are_exposed(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    text = client.get("/metrics").text
+    assert "labyrinth_open_connections" in text
+    assert "labyrinth_action_latency_seconds_bucket" in text

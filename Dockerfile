@@ -1,0 +1,19 @@
+# The server image: one uvicorn process per container; scale with replicas behind a proxy.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+WORKDIR /srv/labyrinth
+
+COPY pyproject.toml README.md alembic.ini ./
+COPY app ./app
+COPY migrations ./migrations
+COPY templates ./templates
+COPY static ./static
+RUN pip install . && useradd --system --home /srv/labyrinth labyrinth && chown -R labyrinth /srv/labyrinth
+USER labyrinth
+
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
+  CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz').status != 200)"
+# uvicorn closes WebSockets with 1012 (service restart) on SIGTERM; clients reconnect.
+CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--forwarded-allow-ips", "*", "--timeout-graceful-shutdown", "10"]
