@@ -116,14 +116,18 @@ class RoomService:
             return await self._info(RoomLive(record))
         return await self._info(room)
 
-    async def _info(self, room: RoomLive) -> dict[str, Any]:
-        record = room.record
+    async def _presence(self, room: RoomLive) -> tuple[set[int], int]:
+        """Record this process's connections to `room`; the seats and watchers of all."""
         greeted = [c for c in room.connections if c.greeted]
-        connected, spectators = await self.presence.merged(
-            record.code,
+        return await self.presence.merged(
+            room.record.code,
             {c.seat for c in greeted if c.seat is not None},
             sum(1 for c in greeted if c.seat is None),
         )
+
+    async def _info(self, room: RoomLive) -> dict[str, Any]:
+        record = room.record
+        connected, spectators = await self._presence(room)
         status = "lobby"
         if record.game_id is not None:
             if room.live is not None and room.live.id == record.game_id:
@@ -250,7 +254,7 @@ class RoomService:
             return
         room.connections.discard(conn)
         if conn.greeted:
-            await self._info(room)  # records this process's new share of the room
+            await self._presence(room)
             await self.hub.publish({"room": conn.room, "kind": "presence"})
         if not room.connections:
             # Nothing here to keep warm; the log has everything.
