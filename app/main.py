@@ -25,7 +25,7 @@ from app.rooms.service import RoomService
 from app.store import migrate
 from app.store.db import make_engine, make_sessionmaker
 from app.store.repository import Repository
-from app.web import api, errors, pages, ws
+from app.web import api, errors, games, pages, ws
 
 
 def make_fanout(settings: Settings) -> tuple[Hub, Presence, Any]:
@@ -74,6 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.rules_pages = {path.stem for path in (ROOT / "templates" / "rules").glob("*.html")}
     errors.install(app)
     app.include_router(api.router)
+    app.include_router(games.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")

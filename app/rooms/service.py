@@ -125,6 +125,13 @@ class RoomService:
             sum(1 for c in greeted if c.seat is None),
         )
 
+    async def watching(self, code: str) -> int:
+        """Spectators of a room over every process: the lobby's "watching"."""
+        room = self.rooms.get(code)
+        if room is None:
+            return (await self.presence.merged(code, set(), 0))[1]
+        return (await self._presence(room))[1]
+
     async def _info(self, room: RoomLive) -> dict[str, Any]:
         record = room.record
         connected, spectators = await self._presence(room)

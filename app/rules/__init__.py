@@ -6,11 +6,16 @@ through the `Engine` interface (`base.py`), or through the `Game` wrapper.
 
 from __future__ import annotations
 
-from app.rules import classic
+from app.rules import cards, classic, master, team
 from app.rules.base import Engine, IllegalAction, InvalidOptions, rng_for, seed_hash
 from app.rules.game import Game
 
-ENGINES: dict[str, Engine] = {classic.ENGINE.variant: classic.ENGINE}
+ENGINES: dict[str, Engine] = {
+    classic.ENGINE.variant: classic.ENGINE,
+    master.ENGINE.variant: master.ENGINE,
+    cards.ENGINE.variant: cards.ENGINE,
+    team.ENGINE.variant: team.ENGINE,
+}
 
 
 class UnknownVariant(ValueError):

@@ -399,6 +399,39 @@ class Board:
     def connected(self, a: int, b: int) -> bool:
         return bool(self.reach_mask(a) >> b & 1)
 
+    def _open_links(self, blocked: int) -> tuple[int, int]:
+        """The east and south connection masks with every link touching a `blocked` cell
+        removed, so a blocked cell is part of no path."""
+        con_e = self._con_e & ~blocked & ~(blocked >> 1)
+        con_s = self._con_s & ~blocked & ~(blocked >> SIZE)
+        return con_e, con_s
+
+    def reach_mask_blocked(self, cell: int, blocked: int) -> int:
+        """`reach_mask` when the cells of `blocked` are in no path (master: the lair):
+        nobody walks into, through or out of them; from a blocked cell only staying."""
+        con_e, con_s = self._open_links(blocked)
+        return _flood(1 << cell, con_e, con_s)
+
+    def distance_layers(self, cell: int, blocked: int = 0) -> list[int]:
+        """Breadth-first rings around `cell` along paths avoiding `blocked`: element k is
+        the mask of the cells exactly k steps away (element 0 is `cell` itself)."""
+        con_e, con_s = self._open_links(blocked)
+        con_w, con_n = con_e << 1, con_s << SIZE
+        seen = frontier = 1 << cell
+        layers = [frontier]
+        while True:
+            grown = (
+                ((frontier & con_e) << 1)
+                | ((frontier & con_w) >> 1)
+                | ((frontier & con_s) << SIZE)
+                | ((frontier & con_n) >> SIZE)
+            ) & ~seen
+            if not grown:
+                return layers
+            layers.append(grown)
+            seen |= grown
+            frontier = grown
+
     def reach_mask_with_wall(self, cell: int) -> int:
         """Cells reachable when one step, once, may cross a wall (the `wall` event): walk,
         step to any neighbour of what was reached, walk on from there."""
@@ -417,6 +450,46 @@ class Board:
         s = _shift_line(self._s, geo, head if spare & S else 0)
         w = _shift_line(self._w, geo, head if spare & W else 0)
         return _flood(1 << geo.carry[cell], e & (w >> 1) & NOT_LAST_COL, s & (n >> 7))
+
+    # -- face-down tiles (team) ---------------------------------------------------------
+
+    def flood_blocked(self, seeds: int, blocked: int) -> int:
+        """Every cell joined to a cell of `seeds` by connected steps that never touch a
+        cell of `blocked` (team: face-down tiles, whose openings are secret and so must
+        not matter); blocked seeds are dropped."""
+        con_e = self._con_e & ~blocked & ~(blocked >> 1)
+        con_s = self._con_s & ~blocked & ~(blocked >> SIZE)
+        return _flood(seeds & ~blocked & FULL, con_e, con_s)
+
+    def stepping_mask(self, reach: int, targets: int) -> int:
+        """Cells of `targets` next to a cell of `reach` that opens toward them, whatever
+        the target's own openings (team: stepping onto a face-down tile)."""
+        r = reach
+        steps = (
+            (((r & self._e) << 1) & NOT_FIRST_COL)
+            | (((r & self._w) >> 1) & NOT_LAST_COL)
+            | (((r & self._s) << SIZE) & FULL)
+            | ((r & self._n) >> SIZE)
+        )
+        return steps & targets
+
+    def openers_toward(self, targets: int) -> int:
+        """Cells next to a cell of `targets` whose own opening leads to it (team: the far
+        side of a face-down tile crossed by the Traverse spell)."""
+        return (
+            (((targets >> 1) & NOT_LAST_COL) & self._e)
+            | (((targets << 1) & NOT_FIRST_COL) & self._w)
+            | ((targets >> SIZE) & self._s)
+            | (((targets << SIZE) & FULL) & self._n)
+        )
+
+    def edge_exits(self, mask: int) -> int:
+        """Cells of `mask` on the board's edge with an opening that leads off the board
+        (team: the Escape spell)."""
+        top, bottom = (1 << SIZE) - 1, ((1 << SIZE) - 1) << (SIZE * (SIZE - 1))
+        left, right = _FIRST_COL, _FIRST_COL << (SIZE - 1)
+        off = (self._n & top) | (self._s & bottom) | (self._w & left) | (self._e & right)
+        return mask & off
 
     # -- pushing ------------------------------------------------------------------------
 

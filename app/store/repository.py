@@ -243,3 +243,45 @@ class Repository:
     def ping(self) -> bool:
         with self._sessions() as s:
             return s.scalar(select(1)) == 1
+
+    # History and imports (replays) -----------------------------------------------
+
+    def count_matching(self, status: str | None, variant: str | None) -> int:
+        """How many games `list_games` pages through with the same filters."""
+        with self._sessions() as s:
+            query = select(func.count()).select_from(models.Game)
+            if status is not None:
+                query = query.where(models.Game.status == status)
+            if variant is not None:
+                query = query.where(models.Game.variant == variant)
+            return int(s.scalar(query) or 0)
+
+    def import_game(self, game: GameRecord, actions: list[ActionRecord]) -> None:
+        """Store a finished game with no room and its whole log in one transaction, so an
+        import is either entirely there or not at all."""
+        now = game.finished_at or game.started_at
+        with self._tx() as s:
+            s.add(
+                models.Game(
+                    id=game.id,
+                    room_code=None,
+                    variant=game.variant,
+                    options=game.options,
+                    players=game.players,
+                    seed=game.seed,
+                    seed_hash=game.seed_hash,
+                    status=game.status,
+                    seq=game.seq,
+                    result=game.result,
+                    started_at=game.started_at,
+                    finished_at=game.finished_at,
+                    imported=game.imported,
+                )
+            )
+            s.flush()
+            s.add_all(
+                models.Action(
+                    game_id=game.id, seq=a.seq, seat=a.seat, payload=a.payload, created_at=now
+                )
+                for a in actions
+            )

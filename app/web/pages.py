@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from anyio import to_thread
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
@@ -31,6 +32,17 @@ async def room_page(request: Request, code: str) -> HTMLResponse:
     except RoomError:
         return render(request, "not_found.html", status=404)
     return render(request, "room.html", code=room["code"], variant=room["variant"])
+
+
+@router.get("/replay/{game_id}")
+async def replay_page(request: Request, game_id: str) -> HTMLResponse:
+    """A finished game's replay; the frames come from `GET /api/games/{id}/replay`."""
+    game = await to_thread.run_sync(request.app.state.repo.get_game, game_id)
+    if game is None:
+        return render(request, "not_found.html", status=404)
+    return render(
+        request, "replay.html", game_id=game.id, variant=game.variant, game_status=game.status
+    )
 
 
 @router.get("/rules/{variant}")

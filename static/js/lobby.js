@@ -3,9 +3,10 @@
  * recently finished games.
  */
 
-import { api, ApiError } from "./api.js";
+import { api, ApiError, request } from "./api.js";
 import { byId, h } from "./dom.js";
 import { formatDate, formatList, initI18n, onLanguageChange, t } from "./i18n.js";
+import { setupImport } from "./importer.js";
 import { VARIANTS, variantById } from "./variants.js";
 
 const els = {
@@ -18,6 +19,17 @@ const els = {
   liveEmpty: byId("live-empty"),
   finished: byId("finished-games"),
   finishedEmpty: byId("finished-empty"),
+  liveVariant: byId("live-variant"),
+  finishedVariant: byId("finished-variant"),
+  livePager: byId("live-pager"),
+  finishedPager: byId("finished-pager"),
+};
+
+/** Page size of each list, and where each list is (offset, filter, what the server said). */
+const PAGE = { live: 10, finished: 10 };
+const paging = {
+  live: { offset: 0, variant: "", total: 0, next: null },
+  finished: { offset: 0, variant: "", total: 0, next: null },
 };
 
 const REFRESH_MS = 15000;
@@ -44,6 +56,17 @@ function renderOptions() {
   for (const opt of variant.options) {
     if (!(opt.key in values)) values[opt.key] = opt.default;
     const id = `opt-${opt.key}`;
+    if (opt.type === "choice") {
+      const select = h("select", {
+        id, name: opt.key, "data-testid": id,
+        on: { change: (ev) => { values[opt.key] = ev.target.value; } },
+      }, ...opt.choices.map((ch) => h("option", { value: ch.value }, t(ch.label))));
+      select.value = values[opt.key];
+      els.options.append(h("div", { class: "option choice" },
+        h("label", { for: id }, h("strong", {}, t(opt.label)), opt.help ? h("span", { class: "help" }, t(opt.help)) : null),
+        select));
+      continue;
+    }
     const input = h("input", {
       type: "checkbox", id, name: opt.key, "data-testid": id,
       on: { change: (ev) => { values[opt.key] = ev.target.checked; } },
@@ -92,10 +115,12 @@ function renderLive() {
         h("span", { class: "game-players" }, formatList(playerNames(g))),
         h("span", { class: "game-meta" },
           variantLabel(g.variant), " · ", t("lobby.moves", { n: g.seq ?? 0 }),
-          g.started_at ? " · " + t("lobby.started", { date: formatDate(g.started_at) }) : "")),
+          g.started_at ? " · " + t("lobby.started", { date: formatDate(g.started_at) }) : "",
+          " · ", h("span", { class: "watching", "data-testid": "watching" }, t("lobby.watching", { n: g.watching ?? 0 })))),
       h("a", { class: "button", href: `/r/${encodeURIComponent(g.room)}` }, t("lobby.watch"))));
   }
   els.liveEmpty.hidden = games.length > 0;
+  renderPager("live");
   els.liveEmpty.textContent = lists.liveError ? t("lobby.load_error") : lists.live === null ? t("lobby.loading") : t("lobby.none_live");
 }
 
@@ -117,26 +142,85 @@ function renderFinished() {
         h("span", { class: "game-winner" }, winnerText(g)),
         h("span", { class: "game-meta" },
           variantLabel(g.variant), " · ", t("lobby.moves", { n: g.seq ?? 0 }),
-          g.finished_at ? " · " + t("lobby.ended", { date: formatDate(g.finished_at) }) : "")),
-      h("a", { class: "button secondary", href: `/r/${encodeURIComponent(g.room)}` }, t("lobby.view"))));
+          g.finished_at ? " · " + t("lobby.ended", { date: formatDate(g.finished_at) }) : "",
+          g.imported ? " · " + t("lobby.imported") : "")),
+      h("a", { class: "button secondary", "data-testid": "replay-link", href: `/replay/${encodeURIComponent(g.id)}` }, t("lobby.replay"))));
   }
   els.finishedEmpty.hidden = games.length > 0;
+  renderPager("finished");
   els.finishedEmpty.textContent = lists.finishedError ? t("lobby.load_error") : lists.finished === null ? t("lobby.loading") : t("lobby.none_finished");
 }
 
+/** One page of a list, newest first, with the list's variant filter. */
+function fetchPage(kind) {
+  const where = paging[kind];
+  const params = new URLSearchParams({ status: kind, limit: String(PAGE[kind]), offset: String(where.offset) });
+  if (where.variant) params.set("variant", where.variant);
+  return request("GET", `/api/games?${params}`);
+}
+
 async function loadLists() {
-  const [live, finished] = await Promise.allSettled([api.games("live", 20), api.games("finished", 10)]);
-  lists.liveError = live.status === "rejected";
-  if (live.status === "fulfilled") lists.live = live.value.games || [];
-  lists.finishedError = finished.status === "rejected";
-  if (finished.status === "fulfilled") lists.finished = finished.value.games || [];
+  const [live, finished] = await Promise.allSettled([fetchPage("live"), fetchPage("finished")]);
+  for (const [kind, answer] of [["live", live], ["finished", finished]]) {
+    lists[kind + "Error"] = answer.status === "rejected";
+    if (answer.status === "fulfilled") {
+      lists[kind] = answer.value.games || [];
+      paging[kind].total = answer.value.total ?? lists[kind].length;
+      paging[kind].next = answer.value.next_offset ?? null;
+    }
+  }
   renderLive();
   renderFinished();
-  // The list entries carry no result: fetch each finished game once for its winners.
+  // Older servers' list entries carry no result: fetch each finished game once for it.
   const missing = (lists.finished || []).filter((g) => !("result" in g) && !details.has(g.id));
   if (missing.length) {
     await Promise.allSettled(missing.map(async (g) => details.set(g.id, await api.game(g.id))));
     renderFinished();
+  }
+}
+
+/** "Newer" / "Older" buttons and the position in the list. */
+function renderPager(kind) {
+  const where = paging[kind];
+  const pager = kind === "live" ? els.livePager : els.finishedPager;
+  const count = (lists[kind] || []).length;
+  pager.hidden = where.offset === 0 && where.next === null;
+  pager.replaceChildren(
+    h("button", {
+      type: "button", "data-testid": `${kind}-newer`, disabled: where.offset === 0,
+      on: { click: () => turnPage(kind, Math.max(0, where.offset - PAGE[kind])) },
+    }, "‹ ", t("lobby.prev_page")),
+    h("span", { "data-testid": `${kind}-page` },
+      count ? t("lobby.page", { from: where.offset + 1, to: where.offset + count, total: where.total }) : ""),
+    h("button", {
+      type: "button", "data-testid": `${kind}-older`, disabled: where.next === null,
+      on: { click: () => turnPage(kind, where.next) },
+    }, t("lobby.next_page"), " ›"),
+  );
+}
+
+function turnPage(kind, offset) {
+  if (offset === null || offset === undefined) return;
+  paging[kind].offset = offset;
+  loadLists();
+}
+
+function renderFilters() {
+  for (const [kind, select] of [["live", els.liveVariant], ["finished", els.finishedVariant]]) {
+    select.replaceChildren(h("option", { value: "" }, t("lobby.all_variants")));
+    for (const v of VARIANTS) select.append(h("option", { value: v.id }, t(v.label)));
+    select.value = paging[kind].variant;
+  }
+}
+
+function setupFilters() {
+  renderFilters();
+  for (const [kind, select] of [["live", els.liveVariant], ["finished", els.finishedVariant]]) {
+    select.addEventListener("change", () => {
+      paging[kind].variant = select.value;
+      paging[kind].offset = 0;
+      loadLists();
+    });
   }
 }
 
@@ -146,9 +230,12 @@ function main() {
   renderOptions();
   els.variant.addEventListener("change", renderOptions);
   els.form.addEventListener("submit", createRoom);
+  setupFilters();
+  setupImport(byId("import-form"), byId("import-file"), byId("import-error"));
   onLanguageChange(() => {
     renderVariantSelect();
     renderOptions();
+    renderFilters();
     renderLive();
     renderFinished();
   });

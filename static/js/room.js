@@ -4,14 +4,17 @@
  */
 
 import { api, ApiError, loadToken, RoomSocket, saveToken } from "./api.js";
+import { CardsUI } from "./cards.js";
 import { ClassicUI } from "./classic.js";
+import { MasterUI } from "./master.js";
+import { TeamUI } from "./team.js";
 import { byId, colorDot, h } from "./dom.js";
 import { initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { ensureSprite } from "./tiles.js";
 import { COLORS, variantById } from "./variants.js";
 
 /** Game UIs by variant id. */
-const GAME_UIS = { classic: ClassicUI };
+const GAME_UIS = { classic: ClassicUI, cards: CardsUI, master: MasterUI, team: TeamUI };
 
 const page = byId("room-page");
 const code = page.dataset.code;
@@ -120,6 +123,7 @@ function createGameUI() {
       event: byId("event-panel"),
       players: byId("player-list"),
       result: byId("result-banner"),
+      hand: byId("hand-panel"),
     },
     {
       sendAction(action) {
@@ -249,6 +253,18 @@ function renderSpectators() {
   els.spectators.hidden = n === null;
   els.spectators.textContent = n === null ? "" : t("room.spectators", { n });
   els.spectators.dataset.count = n === null ? "" : String(n);
+  renderChatNote();
+}
+
+/** Spectators are told that their lines reach the other spectators only. */
+function renderChatNote() {
+  let note = document.getElementById("chat-note");
+  if (!note) {
+    note = h("p", { id: "chat-note", class: "chat-note", "data-testid": "chat-note" });
+    els.chatForm.before(note);
+  }
+  note.hidden = !(app.room && app.seat === null);
+  note.textContent = t("chat.spectator_note");
 }
 
 function renderLobby() {
@@ -362,6 +378,7 @@ function addChat(msg) {
     h("span", { class: "chat-time" }, stamp),
     isSpectator ? null : colorDot(app.colors.get(seat) || COLORS[seat % 4]),
     h("span", { class: "chat-name" }, name),
+    msg.channel ? h("span", { class: "chat-channel", "data-channel": msg.channel, "data-testid": "chat-channel" }, t(`chat.channel.${msg.channel}`)) : null,
     h("span", { class: "chat-text" }, msg.text)));
   while (els.chatLog.children.length > 200) els.chatLog.firstElementChild.remove();
   els.chatEmpty.hidden = true;

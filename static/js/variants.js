@@ -5,7 +5,8 @@
  */
 
 /**
- * @typedef {{key: string, type: "boolean", default: boolean, label: string, help?: string}} VariantOption
+ * @typedef {{key: string, type: "boolean"|"choice", default: boolean|string, label: string, help?: string,
+ *            choices?: {value: string, label: string}[]}} VariantOption
  * @typedef {{id: string, label: string, minPlayers: number, maxPlayers: number,
  *            options: VariantOption[], rules?: string}} Variant
  */
@@ -23,10 +24,41 @@ export const VARIANTS = [
       { key: "return_home", type: "boolean", default: true, label: "option.return_home", help: "option.return_home.help" },
     ],
   },
+  {
+    id: "cards",
+    label: "variant.cards",
+    minPlayers: 2,
+    maxPlayers: 6,
+    rules: "/rules/cards",
+    options: [],
+  },
+  {
+    id: "master",
+    label: "variant.master",
+    minPlayers: 2,
+    maxPlayers: 4,
+    rules: "/rules/master",
+    options: [],
+  },
+  {
+    id: "team",
+    label: "variant.team",
+    minPlayers: 2,
+    maxPlayers: 4,
+    rules: "/rules/team",
+    options: [
+      { key: "mode", type: "choice", default: "introductory", label: "option.mode", help: "option.mode.help",
+        choices: ["introductory", "standard", "expert"].map((v) => ({ value: v, label: `option.mode.${v}` })) },
+      ...["red", "yellow", "green", "blue"].map((color) => ({
+        key: `spell_${color}`, type: "choice", default: "random", label: `option.spell_${color}`, help: "option.spell.help",
+        choices: ["random", "rotate", "switch", "traverse", "teleport", "escape"].map((v) => ({ value: v, label: `spell.${v}` })),
+      })),
+    ],
+  },
 ];
 
 /** Seats take these colours in order. */
-export const COLORS = ["red", "yellow", "green", "blue"];
+export const COLORS = ["red", "yellow", "green", "blue", "purple", "orange"];
 
 /** @returns {Variant|undefined} */
 export function variantById(id) {

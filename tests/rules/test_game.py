@@ -24,9 +24,10 @@ def random_game(actions: int, seed: str = "g", **options: bool) -> Game:
 
 
 def test_registry() -> None:
-    assert set(ENGINES) == {"classic"}
+    assert set(ENGINES) == {"classic", "master", "team", "cards"}
+    assert all(get_engine(variant).variant == variant for variant in ENGINES)
     assert get_engine("classic") is ENGINE
-    with pytest.raises(ValueError, match="unknown variant 'chess'; known variants: classic"):
+    with pytest.raises(ValueError, match="unknown variant 'chess'; known variants: cards, classic"):
         get_engine("chess")
     assert (ENGINE.min_players, ENGINE.max_players) == (2, 4)
     assert len(seed_hash("x")) == 64

@@ -1,0 +1,262 @@
+"""Everything about games: the history list, a game, its record, replay, import, verify.
+
+The record (the action log) is the truth; replays, imports and verification all re-play
+it through the variant's engine (`app/records.py`), so nothing here knows a variant.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import threading
+from collections import OrderedDict
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from anyio import to_thread
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import Response
+
+from app.records import InvalidRecord, replay_data, replay_finished, verify
+from app.rooms.errors import RoomError, not_found
+from app.rooms.keys import new_game_id
+from app.rooms.service import RoomService
+from app.rules import seed_hash
+from app.store.repository import ActionRecord, GameRecord, Repository
+from app.web.deps import get_repo, get_service
+
+router = APIRouter(prefix="/api")
+
+Service = Annotated[RoomService, Depends(get_service)]
+Repo = Annotated[Repository, Depends(get_repo)]
+
+MAX_IMPORT_BYTES = 4 * 1024 * 1024
+REPLAY_CACHE_SIZE = 32
+
+
+def iso(value: Any) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def game_summary(game: GameRecord) -> dict[str, Any]:
+    """A list entry: the protocol's fields, plus `result` and `imported` (ext)."""
+    return {
+        "id": game.id,
+        "room": game.room_code,
+        "variant": game.variant,
+        "status": game.status,
+        "players": game.players,
+        "seq": game.seq,
+        "started_at": iso(game.started_at),
+        "finished_at": iso(game.finished_at),
+        "result": game.result,
+        "imported": game.imported,
+    }
+
+
+async def watching(service: RoomService, room_code: str | None) -> int:
+    """Spectators of the game's room, over every server process."""
+    return 0 if room_code is None else await service.watching(room_code)
+
+
+@router.get("/games")
+async def list_games(
+    repo: Repo,
+    service: Service,
+    status: Literal["live", "finished"] | None = None,
+    variant: str | None = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> dict[str, Any]:
+    games = await to_thread.run_sync(repo.list_games, status, variant, limit, offset)
+    total = await to_thread.run_sync(repo.count_matching, status, variant)
+    entries = []
+    for game in games:
+        entry = game_summary(game)
+        if game.status == "live":
+            entry["watching"] = await watching(service, game.room_code)
+        entries.append(entry)
+    following = offset + len(games)
+    return {
+        "games": entries,
+        "total": total,
+        "offset": offset,
+        "limit": limit,
+        "next_offset": following if following < total else None,
+    }
+
+
+async def _game(repo: Repository, game_id: str) -> GameRecord:
+    game = await to_thread.run_sync(repo.get_game, game_id)
+    if game is None:
+        raise not_found("game")
+    return game
+
+
+def _finished(game: GameRecord, what: str) -> None:
+    if game.status != "finished":
+        raise RoomError("game_live", f"the {what} is published when the game ends", 409)
+
+
+async def _record(repo: Repository, game: GameRecord) -> dict[str, Any]:
+    actions = await to_thread.run_sync(repo.actions, game.id, 0)
+    return {
+        "variant": game.variant,
+        "options": game.options,
+        "players": game.players,
+        "seed": game.seed,
+        "actions": [{"seq": a.seq, "seat": a.seat, "action": a.payload} for a in actions],
+    }
+
+
+@router.get("/games/{game_id}")
+async def get_game(game_id: str, repo: Repo, service: Service) -> dict[str, Any]:
+    game = await _game(repo, game_id)
+    body = game_summary(game) | {
+        "options": game.options,
+        "seed_hash": game.seed_hash,
+        "result": game.result,
+    }
+    if game.status == "finished":
+        body["seed"] = game.seed
+    else:
+        body["watching"] = await watching(service, game.room_code)
+    return body
+
+
+@router.get("/games/{game_id}/record")
+async def get_record(game_id: str, repo: Repo) -> dict[str, Any]:
+    """The protocol's record, plus `id`, `seed_hash` and `result` (ext) so that a record
+    file alone can be verified and re-imported."""
+    game = await _game(repo, game_id)
+    _finished(game, "record")
+    return await _record(repo, game) | {
+        "id": game.id,
+        "seed_hash": game.seed_hash,
+        "result": game.result,
+    }
+
+
+class ReplayCache:
+    """Replays of finished games never change: keep the last few serialised (plain and
+    gzipped) so that opening a popular replay costs no re-play and no compression."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[str, tuple[bytes, bytes]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> tuple[bytes, bytes] | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is not None:
+                self._items.move_to_end(key)
+            return item
+
+    def put(self, key: str, item: tuple[bytes, bytes]) -> None:
+        with self._lock:
+            self._items[key] = item
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+replay_cache = ReplayCache(REPLAY_CACHE_SIZE)
+
+
+def _replay_bytes(game: GameRecord, record: dict[str, Any]) -> tuple[bytes, bytes]:
+    body = {
+        "id": game.id,
+        "room": game.room_code,
+        "variant": game.variant,
+        "options": game.options,
+        "players": game.players,
+        "seq": game.seq,
+        "seed_hash": game.seed_hash,
+        "seed": game.seed,
+        "result": game.result,
+        "imported": game.imported,
+        "started_at": iso(game.started_at),
+        "finished_at": iso(game.finished_at),
+        **replay_data(record),
+    }
+    raw = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+    return raw, gzip.compress(raw, compresslevel=6)
+
+
+@router.get("/games/{game_id}/replay")
+async def get_replay(game_id: str, request: Request, repo: Repo) -> Response:
+    """The moves and one all-revealed frame per step of a finished game."""
+    item = replay_cache.get(game_id)
+    if item is None:
+        game = await _game(repo, game_id)
+        _finished(game, "replay")
+        record = await _record(repo, game)
+        item = await to_thread.run_sync(_replay_bytes, game, record)
+        replay_cache.put(game_id, item)
+    raw, packed = item
+    headers = {"Cache-Control": "public, max-age=3600", "Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        return Response(packed, media_type="application/json", headers=headers)
+    return Response(raw, media_type="application/json", headers=headers)
+
+
+async def _read_record(request: Request) -> Any:
+    body = await request.body()
+    if len(body) > MAX_IMPORT_BYTES:
+        raise RoomError("invalid_record", f"a record file is at most {MAX_IMPORT_BYTES} bytes", 422)
+    try:
+        return json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RoomError("invalid_record", f"the record is not JSON: {exc}", 422) from exc
+
+
+def _import(repo: Repository, record: Any) -> GameRecord:
+    try:
+        game = replay_finished(record)
+    except InvalidRecord as exc:
+        raise RoomError("invalid_record", exc.message, 422) from exc
+    now = datetime.now(UTC)
+    stored = GameRecord(
+        id=new_game_id(),
+        room_code=None,
+        variant=game.variant,
+        options=game.options,
+        players=game.players,
+        seed=game.seed,
+        seed_hash=seed_hash(game.seed),
+        status="finished",
+        seq=game.seq,
+        result=game.result,
+        started_at=now,
+        finished_at=now,
+        imported=True,
+    )
+    actions = [ActionRecord(seq, seat, action) for seq, seat, action in game.actions]
+    repo.import_game(stored, actions)
+    return stored
+
+
+@router.post("/games/import", status_code=201)
+async def import_game(request: Request, repo: Repo) -> dict[str, Any]:
+    """Re-play an uploaded record; a valid finished one is stored as an imported game."""
+    record = await _read_record(request)
+    stored = await to_thread.run_sync(_import, repo, record)
+    return {"id": stored.id, "url": f"/replay/{stored.id}", "seq": stored.seq}
+
+
+@router.post("/games/{game_id}/verify")
+async def verify_game(game_id: str, repo: Repo) -> dict[str, Any]:
+    """Re-play the stored record from the revealed seed and compare with what was
+    published: the seed hash from the start, the final seq and the result."""
+    game = await _game(repo, game_id)
+    _finished(game, "seed")
+    record = await _record(repo, game)
+    outcome = await to_thread.run_sync(verify, record, game.seed_hash, game.seq, game.result)
+    return outcome.to_dict() | {
+        "id": game.id,
+        "seed_hash": game.seed_hash,
+        "seed": game.seed,
+        "imported": game.imported,
+    }

@@ -1,0 +1,49 @@
+/**
+ * The "import a game record" form, shared by the lobby and the replay page: the file is
+ * sent as it is to `POST /api/games/import`; the server re-plays it and either stores it
+ * (we go to its replay) or names the first illegal action (shown under the form).
+ */
+
+import { ApiError, request } from "./api.js";
+import { t } from "./i18n.js";
+
+const MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * @param {HTMLFormElement} form
+ * @param {HTMLInputElement} fileInput
+ * @param {HTMLElement} errorEl
+ */
+export function setupImport(form, fileInput, errorEl) {
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    errorEl.textContent = "";
+    const file = fileInput.files && fileInput.files[0];
+    if (!file) {
+      errorEl.textContent = t("replay.import_none");
+      return;
+    }
+    if (file.size > MAX_BYTES) {
+      errorEl.textContent = t("replay.import_too_big");
+      return;
+    }
+    let record;
+    try {
+      record = JSON.parse(await file.text());
+    } catch {
+      errorEl.textContent = t("replay.import_not_json");
+      return;
+    }
+    const button = form.querySelector("button[type=submit]");
+    if (button) button.disabled = true;
+    try {
+      const res = await request("POST", "/api/games/import", { body: record });
+      location.assign(res.url || `/replay/${encodeURIComponent(res.id)}`);
+    } catch (err) {
+      errorEl.textContent = err instanceof ApiError && err.status
+        ? t("replay.import_refused", { message: err.message })
+        : t("error.network");
+      if (button) button.disabled = false;
+    }
+  });
+}

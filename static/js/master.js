@@ -1,0 +1,257 @@
+/**
+ * Master Labyrinth's part of the room page. It reuses the classic UI for the sliding board
+ * (arrows, spare, moves) and adds the lair and the dragon with its facing, the guardians,
+ * the value tokens, one's own hand (cards usable now highlighted), every player's coins and
+ * treasures, the dice of the last action, the decision prompts (coin, re-roll, challenge,
+ * double turn), the final duel and the score table. The server alone decides: prompts are
+ * built from the `legal` list only.
+ */
+
+import { ClassicUI } from "./classic.js";
+import { BOARD_SIZE } from "./board.js";
+import { colorDot, h } from "./dom.js";
+import { formatList, t } from "./i18n.js";
+import { svg } from "./tiles.js";
+
+const C = 100;
+const M = (BOARD_SIZE - 7 * C) / 2;
+const DIE_PIPS = {
+  1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+};
+const FACING_ANGLE = { N: 0, E: 90, S: 180, W: 270 };
+
+function cellXY([r, c]) {
+  return [M + c * C + C / 2, M + r * C + C / 2];
+}
+
+/** A duel-die face as a small SVG. */
+function dieFace(value, cls = "") {
+  const s = svg("svg", { class: "die " + cls, viewBox: "-20 -20 40 40", width: 34, height: 34, role: "img", "aria-label": String(value) });
+  s.append(svg("rect", { x: -18, y: -18, width: 36, height: 36, rx: 7, class: "die-body" }));
+  for (const [x, y] of DIE_PIPS[value] || []) s.append(svg("circle", { cx: x * 9, cy: y * 9, r: 3.6, class: "die-pip" }));
+  return s;
+}
+
+/** The dragon die's face: arrows or a guardian. */
+function dragonFace(face) {
+  const box = h("span", { class: "dragon-face", "data-face": face });
+  if (face === "white" || face === "black") box.append(h("span", { class: `guardian-chip ${face}` }), " ", t(`master.guardian.${face}`));
+  else box.append("↻".repeat(Number(face)), " ", t("master.arrows", { n: face }));
+  return box;
+}
+
+export class MasterUI extends ClassicUI {
+  constructor(els, ctx) {
+    super(els, ctx);
+    /** @type {object[]} the events of the last action, for the dice strip */
+    this.lastEvents = [];
+    // The hand lives in the controls card, beside the spare tile (the page's hand panel
+    // shares the controls' grid area).
+    if (els.hand) els.hand.hidden = true;
+    this.handBox = h("div", { class: "master-hand", "data-testid": "master-hand" });
+    els.controls.append(this.handBox);
+  }
+
+  isMyTurn() {
+    const v = this.view;
+    return !!(v && v.status === "playing" && v.turn && v.you !== null && v.you !== undefined && v.turn.actor === v.you);
+  }
+
+  setState(msg, consecutive) {
+    this.lastEvents = (msg.last && msg.last.events) || [];
+    super.setState(msg, consecutive);
+  }
+
+  /** The decisions on offer, from `legal` only. */
+  decisions() {
+    return (this.legal || []).filter((a) => a.type !== "push" && a.type !== "move");
+  }
+
+  announce(last, view) {
+    const name = (seat) => (view.players.find((p) => p.seat === seat) || { name: "?" }).name;
+    for (const ev of last.events || []) {
+      if (ev.type === "took") this.ctx.showNews(t("master.news.took", { name: name(ev.seat), value: ev.value }));
+      else if (ev.type === "lost") this.ctx.showNews(t("master.news.lost", { name: name(ev.seat), value: ev.value }));
+      else if (ev.type === "second_phase") this.ctx.showNews(t("master.news.second"));
+      else if (ev.type === "final_duel") this.ctx.showNews(t(ev.won ? "master.news.final_won" : "master.news.final_lost", { name: name(ev.seat), total: ev.total }));
+    }
+  }
+
+  render(anim = {}) {
+    super.render(anim);
+    if (!this.view) return;
+    this.drawPieces();
+    this.renderHand();
+    this.els.board.dataset.variant = "master";
+  }
+
+  /** The lair, the dragon, its front cell, guardians and tokens, under the pawns. */
+  drawPieces() {
+    const v = this.view;
+    const root = this.els.board;
+    const layer = svg("g", { class: "master-pieces", "pointer-events": "none" });
+    const [fx, fy] = cellXY(v.dragon.front);
+    if (v.stage === "final") layer.append(svg("rect", { class: "dragon-front", x: fx - C / 2 + 3, y: fy - C / 2 + 3, width: C - 6, height: C - 6, rx: 12 }));
+    const [lx, ly] = cellXY(v.lair);
+    const lair = svg("g", { class: "lair", transform: `translate(${lx} ${ly})`, "data-testid": "lair", "data-facing": v.dragon.facing });
+    lair.append(svg("rect", { class: "lair-base", x: -44, y: -44, width: 88, height: 88, rx: 18 }));
+    const dragon = svg("g", { class: "dragon", transform: `rotate(${FACING_ANGLE[v.dragon.facing]})` });
+    dragon.append(svg("path", { class: "dragon-body", d: "M 0 -40 L 22 -6 L 14 26 L 0 16 L -14 26 L -22 -6 Z" }));
+    dragon.append(svg("circle", { class: "dragon-eye", cx: -7, cy: -16, r: 3.2 }));
+    dragon.append(svg("circle", { class: "dragon-eye", cx: 7, cy: -16, r: 3.2 }));
+    lair.append(dragon, svg("title", {}, t("master.dragon_facing", { dir: v.dragon.facing })));
+    layer.append(lair);
+    for (const tok of v.tokens) {
+      const [x, y] = cellXY(tok.pos);
+      const g = svg("g", {
+        class: "token" + (tok.value === v.lowest ? " lowest" : "") + (tok.value > 6 ? " high" : ""),
+        transform: `translate(${x} ${y + 22})`, "data-testid": `token-${tok.pos[0]}-${tok.pos[1]}`, "data-value": String(tok.value),
+      });
+      g.append(svg("circle", { r: 17 }), svg("text", { "text-anchor": "middle", "dominant-baseline": "central" }, String(tok.value)));
+      layer.append(g);
+    }
+    for (const [name, pos] of Object.entries(v.guardians)) {
+      const [x, y] = cellXY(pos);
+      const g = svg("g", { class: `guardian ${name}`, transform: `translate(${x} ${y - 26})`, "data-testid": `guardian-${name}` });
+      g.append(svg("path", { d: "M -13 -13 L 13 -13 L 13 2 Q 0 18 0 18 Q 0 18 -13 2 Z" }), svg("title", {}, t(`master.guardian.${name}`)));
+      layer.append(g);
+    }
+    const pawns = root.querySelector("g.pawns");
+    root.insertBefore(layer, pawns);
+  }
+
+  renderStatus() {
+    super.renderStatus();
+    const v = this.view;
+    if (v.status !== "playing" || !v.turn) return;
+    const el = this.els.turn;
+    const actor = v.players.find((p) => p.seat === v.turn.actor);
+    const phase = v.turn.phase;
+    if (phase !== "push" && phase !== "move") {
+      el.replaceChildren(colorDot(actor.color, "big"),
+        this.isMyTurn() ? h("strong", {}, t(`master.phase.${phase}`)) : h("span", {}, t("master.phase.other", { name: actor.name, what: t(`master.phase.${phase}`) })));
+    }
+    el.append(h("span", { class: "stage-chip", "data-testid": "stage" }, t(`master.stage.${v.stage}`)));
+    if (v.turn.bonus) el.append(h("span", { class: "event-chip" }, t("game.bonus")));
+  }
+
+  /** The target box shows what to take next (or the dragon in the final). */
+  renderTarget() {
+    const v = this.view;
+    const box = this.els.target;
+    box.replaceChildren();
+    box.hidden = v.status !== "playing";
+    if (box.hidden) return;
+    if (v.stage === "final") box.append(h("strong", {}, t("master.target.final")));
+    else box.append(h("span", { class: "label" }, t("master.target.lowest")), h("strong", { class: "token-chip" }, String(v.lowest)));
+  }
+
+  /** The dice of the last action and the decision prompt. */
+  renderEvent() {
+    const v = this.view;
+    const panel = this.els.event;
+    panel.replaceChildren();
+    const dice = h("div", { class: "dice-strip", "data-testid": "dice" });
+    for (const ev of this.lastEvents) {
+      const who = (v.players.find((p) => p.seat === ev.seat) || {}).name || "";
+      if (ev.type === "dragon_die") dice.append(h("div", { class: "roll" }, h("span", { class: "label" }, t("master.dragon_die")), dragonFace(ev.face)));
+      else if (ev.type === "threat") dice.append(h("div", { class: "roll" }, t("master.threat", { names: formatList(ev.duellists.map((s) => v.players[s].name)) || "—" })));
+      else if (ev.type === "duel_roll") dice.append(h("div", { class: "roll" }, h("span", { class: "label" }, t("master.duel_roll", { name: who })), dieFace(ev.roll, ev.roll >= 4 ? "good" : "bad")));
+      else if (ev.type === "final_roll") dice.append(h("div", { class: "roll" }, h("span", { class: "label" }, t("master.final_roll", { name: who, n: ev.index + 1 })), dieFace(ev.roll)));
+      else if (ev.type === "lost") dice.append(h("div", { class: "roll bad" }, t("master.news.lost", { name: who, value: ev.value })));
+      else if (ev.type === "final_duel") dice.append(h("div", { class: "roll " + (ev.won ? "good" : "bad") }, t(ev.won ? "master.news.final_won" : "master.news.final_lost", { name: who, total: ev.total })));
+    }
+    const turn = v.status === "playing" ? v.turn : null;
+    if (turn && turn.phase === "final") {
+      const rolls = h("div", { class: "final-rolls", "data-testid": "final-rolls" }, h("span", { class: "label" }, t("master.final_duel")));
+      for (const r of turn.final || []) rolls.append(dieFace(r));
+      if (turn.roll) rolls.append(dieFace(turn.roll, "pending"));
+      dice.append(rolls);
+    }
+    if (dice.childElementCount) panel.append(dice);
+    const decisions = this.isMyTurn() && !this.pending ? this.decisions() : [];
+    if (decisions.length) {
+      panel.append(h("p", { class: "help" }, t(`master.prompt.${turn.phase}`, { value: turn.taken ?? "", roll: turn.roll ?? "" })));
+      const row = h("div", { class: "choice-row", "data-testid": "decisions" });
+      for (const a of decisions) {
+        const label = a.card ? t(`master.do.${a.type}`, { card: a.card }) : t(`master.do.${a.type}`, { value: turn.taken ?? "" });
+        row.append(h("button", {
+          type: "button", class: "choice" + (a.type === "accept" || a.type === "no_coin" || a.type === "decline" || a.type === "end_turn" ? "" : " primary"),
+          "data-testid": `do-${a.type}${a.card ? "-" + a.card : ""}`, on: { click: () => this.act(a) },
+        }, label));
+      }
+      panel.append(row);
+    }
+    panel.hidden = panel.childElementCount === 0;
+  }
+
+  /** One's own hand; the cards usable right now highlighted. */
+  renderHand() {
+    const v = this.view;
+    const panel = this.handBox;
+    panel.replaceChildren();
+    const me = this.me();
+    if (!me || !me.hand) {
+      panel.hidden = true;
+      return;
+    }
+    panel.hidden = false;
+    const usable = new Set();
+    for (const a of this.isMyTurn() ? this.decisions() : []) {
+      if (a.card) usable.add(a.card);
+      if (a.type === "coin") usable.add(v.turn.taken);
+    }
+    const row = h("div", { class: "hand-row" });
+    for (const card of me.hand) {
+      row.append(h("span", {
+        class: "master-card" + (card > 6 ? " high" : " low") + (usable.has(card) ? " usable" : ""),
+        "data-testid": `card-${card}`, title: t(card > 6 ? "master.card.double" : "master.card.reroll"),
+      }, h("strong", {}, String(card)), h("small", {}, card > 6 ? "×2" : "⟳")));
+    }
+    panel.append(h("h2", {}, t("master.hand")), row);
+    if (this.els.hand) this.els.hand.hidden = true;
+    if (!me.hand.length) panel.append(h("p", { class: "muted" }, t("master.hand.empty")));
+  }
+
+  renderPlayers() {
+    const v = this.view;
+    const list = this.els.players;
+    list.replaceChildren();
+    for (const p of v.players) {
+      const isTurn = v.turn && v.turn.seat === p.seat && v.status === "playing";
+      const winner = v.result && v.result.winners.includes(p.seat);
+      const chips = h("span", { class: "found-list" });
+      for (const value of p.treasures) chips.append(h("span", { class: "token-chip" + (value > 6 ? " high" : "") }, String(value)));
+      list.append(h("li", { class: "player" + (isTurn ? " turn" : "") + (winner ? " winner" : ""), "data-testid": `player-${p.seat}` },
+        h("div", { class: "player-line" }, colorDot(p.color, "big"), h("span", { class: "player-name" }, p.name),
+          p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
+          p.dragon ? h("span", { class: "trophy" }, " ★ ", t("master.col.dragon")) : null),
+        h("div", { class: "player-stats" },
+          h("span", { class: "count" }, t("master.stats", { coins: p.coins, cards: p.hand_count, score: p.score })), chips)));
+    }
+  }
+
+  /** The end: winners and the score table. */
+  renderResult() {
+    const v = this.view;
+    const el = this.els.result;
+    el.replaceChildren();
+    el.hidden = v.status !== "finished" || !v.result;
+    if (el.hidden) return;
+    const names = v.result.winners.map((s) => v.players[s].name);
+    const table = h("table", { class: "score-table", "data-testid": "score-table" },
+      h("thead", {}, h("tr", {}, ...["master.col.player", "master.col.treasures", "master.col.coins", "master.col.dragon", "master.col.total"].map((k) => h("th", {}, t(k))))));
+    const body = h("tbody");
+    for (const p of v.players) {
+      body.append(h("tr", { class: v.result.winners.includes(p.seat) ? "winner" : "" },
+        h("td", {}, colorDot(p.color), " ", p.name),
+        h("td", {}, `${p.treasures.reduce((a, b) => a + b, 0)} (${p.treasures.length})`),
+        h("td", {}, `${p.coins} × 5`), h("td", {}, p.dragon ? "15" : "—"), h("td", {}, h("strong", {}, String(p.score)))));
+    }
+    table.append(body);
+    el.append(h("div", { class: "result-title" }, "★ ", t("game.over"), " ★"),
+      h("div", { class: "result-text" }, h("strong", {}, t("game.winner", { names: formatList(names) }))), table);
+  }
+}

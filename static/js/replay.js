@@ -1,0 +1,484 @@
+/**
+ * The replay page (`/replay/{id}?at=N`): a finished game step by step, everything revealed.
+ *
+ * One request (`GET /api/games/{id}/replay`) brings the moves and one frame per step,
+ * computed by the server from the record with the engine's `reveal`; stepping is then
+ * pure rendering, no network. Each frame is drawn by the variant's own game UI (the
+ * same class the room page uses), so a new variant replays once it is in `REPLAY_UIS`.
+ */
+
+import { ApiError, request } from "./api.js";
+import { CardsUI } from "./cards.js";
+import { ClassicUI } from "./classic.js";
+import { byId, colorDot, h } from "./dom.js";
+import { formatDate, formatList, initI18n, onLanguageChange, t } from "./i18n.js";
+import { setupImport } from "./importer.js";
+import { MasterUI } from "./master.js";
+import { TeamUI } from "./team.js";
+import { ensureSprite, TREASURES, treasureIcon, treasureName } from "./tiles.js";
+import { COLORS, variantById } from "./variants.js";
+
+/** Game UIs by variant id: register a variant's UI class here (as in room.js). */
+const REPLAY_UIS = { classic: ClassicUI, cards: CardsUI, master: MasterUI, team: TeamUI };
+
+/** Player fields every view shows; any other field of a frame's player is a secret. */
+const PUBLIC_PLAYER_FIELDS = new Set(["seat", "name", "color", "pos", "home", "found", "remaining", "team"]);
+const TREASURE_SET = new Set(TREASURES);
+
+const page = byId("replay-page");
+const gameId = page.dataset.game;
+
+const els = {
+  title: byId("replay-title"),
+  variantName: byId("replay-variant"),
+  imported: byId("replay-imported"),
+  players: byId("replay-players"),
+  error: byId("replay-error"),
+  position: byId("replay-position"),
+  first: byId("replay-first"),
+  prev: byId("replay-prev"),
+  play: byId("replay-play"),
+  next: byId("replay-next"),
+  last: byId("replay-last"),
+  scrub: byId("replay-scrub"),
+  speed: byId("replay-speed"),
+  moves: byId("replay-moves"),
+  secrets: byId("replay-secrets"),
+  events: byId("replay-events"),
+  news: byId("replay-news"),
+  seedHash: byId("replay-seed-hash"),
+  seed: byId("replay-seed"),
+  verify: byId("replay-verify"),
+  download: byId("replay-download"),
+  verdict: byId("replay-verdict"),
+};
+
+/** Timings for bench/replay_speed.py: ms since navigation start, and per-step render ms. */
+const timings = { firstFrame: null, firstPaint: null, loaded: null, steps: [] };
+window.__replayTimings = timings;
+
+const state = {
+  /** @type {object|null} the replay body */
+  data: null,
+  /** the step shown: 0 is the set-up, k the state after the move of seq k */
+  at: 0,
+  ui: null,
+  timer: null,
+  /** @type {HTMLElement[]} move list entries by step */
+  entries: [],
+  verdict: null,
+};
+
+// ---------------------------------------------------------------- drawing one step
+
+function lastOf(k) {
+  const move = state.data.moves[k - 1];
+  return move ? { seq: move.seq, seat: move.seat, action: move.action, events: move.events, notation: move.notation } : null;
+}
+
+/** Show step `k`; `consecutive` lets the game UI animate a single step forward. */
+function show(k, consecutive = false) {
+  const data = state.data;
+  if (!data) return;
+  const n = data.frames.length - 1;
+  const at = Math.max(0, Math.min(n, k));
+  const began = performance.now();
+  const previous = state.at;
+  state.at = at;
+  state.ui.setState({ type: "state", seq: at, view: data.frames[at], last: at ? lastOf(at) : null },
+    consecutive && at === previous + 1);
+  renderPosition();
+  highlight(previous, at);
+  renderSecrets();
+  renderEvents();
+  scheduleUrl();
+  const spent = performance.now() - began;
+  if (timings.firstFrame === null) {
+    timings.firstFrame = performance.now();
+    requestAnimationFrame(() => {
+      timings.firstPaint = performance.now();
+    });
+  } else timings.steps.push(spent);
+  page.dataset.at = String(at);
+}
+
+let urlTimer = null;
+/** Keep `?at=N` in the address bar; batched, since browsers throttle `replaceState`. */
+function scheduleUrl() {
+  if (urlTimer !== null) return;
+  urlTimer = setTimeout(() => {
+    urlTimer = null;
+    const url = new URL(location.href);
+    url.searchParams.set("at", String(state.at));
+    history.replaceState(null, "", url);
+  }, 120);
+}
+
+function renderPosition() {
+  const n = state.data.frames.length - 1;
+  const at = state.at;
+  els.scrub.max = String(n);
+  els.scrub.value = String(at);
+  els.position.textContent = t("replay.position", { k: at, n });
+  els.position.dataset.at = String(at);
+  els.first.disabled = els.prev.disabled = at === 0;
+  els.last.disabled = els.next.disabled = at === n;
+}
+
+function highlight(previous, at) {
+  const old = state.entries[previous];
+  if (old) {
+    old.classList.remove("current");
+    old.removeAttribute("aria-current");
+  }
+  const entry = state.entries[at];
+  if (!entry) return;
+  entry.classList.add("current");
+  entry.setAttribute("aria-current", "step");
+  // Scrolled in the next frame, where layout happens anyway: reading positions now would
+  // force a second layout of the freshly drawn board.
+  requestAnimationFrame(() => scrollToEntry(entry));
+}
+
+function scrollToEntry(entry) {
+  if (!entry.classList.contains("current")) return;
+  const list = els.moves;
+  const top = entry.offsetTop - list.offsetTop;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (top + entry.offsetHeight > list.scrollTop + list.clientHeight) {
+    list.scrollTop = top + entry.offsetHeight - list.clientHeight;
+  }
+}
+
+function names() {
+  return state.data.players.map((p) => (typeof p === "string" ? p : p && p.name) || "?");
+}
+
+/** A secret value as icons (treasures) or text, never as markup. */
+function secretValue(value) {
+  const items = Array.isArray(value) ? value : [value];
+  const out = h("span", { class: "secret-value" });
+  if (!items.length) out.append(h("span", { class: "muted" }, "—"));
+  for (const item of items) {
+    if (typeof item === "string" && TREASURE_SET.has(item)) out.append(treasureIcon(item, 24));
+    else if (item === null) out.append(h("span", { class: "muted" }, t("replay.none")));
+    else out.append(h("code", {}, typeof item === "object" ? JSON.stringify(item) : String(item)));
+  }
+  return out;
+}
+
+/** Every player's hidden fields in this frame (targets, piles, hands...). */
+function renderSecrets() {
+  const frame = state.data.frames[state.at];
+  els.secrets.replaceChildren();
+  for (const p of frame.players || []) {
+    const row = h("li", { class: "secret-player", "data-testid": `secrets-${p.seat}` },
+      h("div", { class: "player-line" }, colorDot(p.color || COLORS[p.seat % 4]), h("span", { class: "player-name" }, p.name)));
+    for (const [key, value] of Object.entries(p)) {
+      if (PUBLIC_PLAYER_FIELDS.has(key)) continue;
+      const label = t(`replay.secret.${key}`);
+      row.append(h("div", { class: "secret-field", "data-field": key },
+        h("span", { class: "secret-label" }, label === `replay.secret.${key}` ? key : label), " ",
+        secretValue(value)));
+    }
+    els.secrets.append(row);
+  }
+}
+
+/** The events of the move that led to this frame, in words. */
+function renderEvents() {
+  const move = state.data.moves[state.at - 1];
+  els.events.replaceChildren();
+  if (!move) return;
+  const who = names();
+  const list = h("ul", { class: "event-list" });
+  for (const ev of move.events || []) {
+    const parts = [];
+    for (const [key, value] of Object.entries(ev)) {
+      if (key === "type") continue;
+      if ((key === "seat" || key === "with") && typeof value === "number") parts.push(who[value] ?? `#${value}`);
+      else if (key === "treasure" && typeof value === "string") parts.push(treasureName(value));
+      else if (Array.isArray(value)) parts.push(`${key} ${value.map((v) => (typeof v === "object" ? JSON.stringify(v) : v)).join(",")}`);
+      else if (value !== null && typeof value === "object") parts.push(`${key} ${compact(value)}`);
+      else parts.push(`${key} ${value}`);
+    }
+    list.append(h("li", { "data-event": ev.type }, h("strong", {}, ev.type), " ", parts.join(" · ")));
+  }
+  els.events.append(h("h3", {}, t("replay.events", { seq: move.seq })), list);
+}
+
+/** An object in an event (a tile, a slot) as short `key value` text. */
+function compact(value) {
+  return Object.entries(value)
+    .filter(([, v]) => v !== null && v !== false)
+    .map(([k, v]) => (v === true ? k : `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`))
+    .join(", ");
+}
+
+// ---------------------------------------------------------------- the move list
+
+function buildMoveList() {
+  const data = state.data;
+  const who = names();
+  els.moves.replaceChildren();
+  state.entries = [];
+  const start = h("li", { class: "log-entry replay-entry", "data-testid": "replay-move", "data-step": "0" },
+    h("button", { type: "button", class: "link-button", on: { click: () => goTo(0) } },
+      h("span", { class: "log-seq" }, "0."), h("span", { class: "log-name" }, t("replay.start"))));
+  state.entries.push(start);
+  els.moves.append(start);
+  for (const move of data.moves) {
+    const seat = move.seat;
+    const entry = h("li", { class: "log-entry replay-entry", "data-testid": "replay-move", "data-step": String(move.seq) },
+      h("button", { type: "button", class: "link-button", on: { click: () => goTo(move.seq) } },
+        h("span", { class: "log-seq" }, `${move.seq}.`),
+        colorDot(COLORS[seat % COLORS.length]),
+        h("span", { class: "log-name" }, who[seat] ?? `#${seat}`),
+        h("code", { class: "log-notation" }, move.notation || "")));
+    state.entries.push(entry);
+    els.moves.append(entry);
+  }
+  els.moves.dataset.count = String(data.moves.length);
+}
+
+// ---------------------------------------------------------------- stepping and autoplay
+
+function goTo(k) {
+  stop();
+  show(k);
+}
+
+function step(delta) {
+  show(state.at + delta, delta === 1);
+}
+
+function playing() {
+  return state.timer !== null;
+}
+
+function play() {
+  if (!state.data) return;
+  if (state.at >= state.data.frames.length - 1) show(0);
+  state.timer = setInterval(() => {
+    if (state.at >= state.data.frames.length - 1) stop();
+    else step(1);
+  }, Number(els.speed.value) || 1000);
+  renderPlay();
+}
+
+function stop() {
+  if (state.timer !== null) clearInterval(state.timer);
+  state.timer = null;
+  renderPlay();
+}
+
+function renderPlay() {
+  const on = playing();
+  els.play.textContent = on ? "⏸" : "▶";
+  const label = t(on ? "replay.pause" : "replay.play");
+  els.play.title = label;
+  els.play.setAttribute("aria-label", label);
+  els.play.setAttribute("aria-pressed", on ? "true" : "false");
+  page.dataset.playing = on ? "true" : "false";
+}
+
+function onKey(ev) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || !state.data) return;
+  const target = ev.target;
+  const tag = (target && target.tagName) || "";
+  if (tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable)) return;
+  if (tag === "INPUT" && target !== els.scrub) return;
+  const n = state.data.frames.length - 1;
+  const keys = {
+    ArrowLeft: () => { stop(); step(-1); },
+    ArrowRight: () => { stop(); step(1); },
+    Home: () => goTo(0),
+    End: () => goTo(n),
+    " ": () => (playing() ? stop() : play()),
+  };
+  const fn = keys[ev.key];
+  if (!fn) return;
+  ev.preventDefault();
+  fn();
+}
+
+// ---------------------------------------------------------------- fairness
+
+async function verify() {
+  els.verify.disabled = true;
+  els.verdict.hidden = false;
+  els.verdict.dataset.ok = "";
+  els.verdict.replaceChildren(t("replay.verifying"));
+  try {
+    state.verdict = await request("POST", `/api/games/${encodeURIComponent(gameId)}/verify`);
+  } catch (err) {
+    state.verdict = { error: err instanceof ApiError ? err.message : t("error.network") };
+  } finally {
+    els.verify.disabled = false;
+  }
+  renderVerdict();
+}
+
+function renderVerdict() {
+  const v = state.verdict;
+  if (!v) return;
+  els.verdict.hidden = false;
+  els.verdict.replaceChildren();
+  if (v.error) {
+    els.verdict.dataset.ok = "false";
+    els.verdict.append(v.error);
+    return;
+  }
+  els.verdict.dataset.ok = v.ok ? "true" : "false";
+  els.verdict.append(h("strong", {}, t(v.ok ? "replay.verified_ok" : "replay.verified_fail")));
+  const list = h("ul", { class: "check-list" });
+  for (const c of v.checks) {
+    list.append(h("li", { class: c.ok ? "ok" : "fail", "data-check": c.name },
+      c.ok ? "✓ " : "✗ ", h("strong", {}, c.name), ": ", c.detail));
+  }
+  els.verdict.append(list);
+}
+
+async function download() {
+  try {
+    const record = await request("GET", `/api/games/${encodeURIComponent(gameId)}/record`);
+    const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    const a = h("a", { href: url, download: `labyrinth-${gameId}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  } catch (err) {
+    showError(err instanceof ApiError ? err.message : t("error.network"));
+  }
+}
+
+// ---------------------------------------------------------------- page
+
+function showError(text) {
+  els.error.hidden = false;
+  els.error.textContent = text;
+}
+
+let newsTimer = null;
+function showNews(text) {
+  els.news.textContent = text;
+  els.news.hidden = false;
+  clearTimeout(newsTimer);
+  newsTimer = setTimeout(() => {
+    els.news.hidden = true;
+  }, 2500);
+}
+
+function createUI(variant) {
+  const Ui = REPLAY_UIS[variant];
+  if (!Ui) return null;
+  return new Ui(
+    {
+      board: byId("replay-board"),
+      spare: byId("replay-spare"),
+      rotateCw: byId("replay-rotate-cw"),
+      rotateCcw: byId("replay-rotate-ccw"),
+      stay: byId("replay-stay"),
+      controls: byId("replay-controls-card"),
+      turn: byId("replay-turn"),
+      seq: byId("replay-position"),
+      target: byId("replay-target"),
+      event: byId("replay-event"),
+      players: byId("replay-player-list"),
+      result: byId("replay-result"),
+      hand: byId("replay-hand"),
+    },
+    {
+      sendAction: () => false,
+      requestLegal: () => {},
+      showError,
+      showNews,
+      isConnected: () => null,
+    },
+  );
+}
+
+function renderHead() {
+  const data = state.data;
+  const variant = variantById(page.dataset.variant);
+  els.variantName.textContent = variant ? t(variant.label) : t("variant.unknown", { id: page.dataset.variant });
+  if (!data) return;
+  els.title.textContent = t("replay.title");
+  els.imported.hidden = !data.imported;
+  els.players.textContent = formatList(names()) + (data.finished_at ? " · " + formatDate(data.finished_at) : "");
+  els.seedHash.textContent = data.seed_hash || "";
+  els.seed.textContent = data.seed || "";
+  document.title = `${t("replay.title")} — ${formatList(names())} — ${t("app.title")}`;
+}
+
+function renderAll() {
+  renderHead();
+  if (!state.data) return;
+  buildMoveList();
+  renderPlay();
+  show(state.at);
+  renderVerdict();
+}
+
+async function load() {
+  if (page.dataset.status !== "finished") {
+    page.dataset.state = "live";
+    showError(t("replay.not_finished"));
+    return;
+  }
+  try {
+    state.data = await request("GET", `/api/games/${encodeURIComponent(gameId)}/replay`);
+  } catch (err) {
+    page.dataset.state = "error";
+    showError(err instanceof ApiError && err.status ? err.message : t("replay.load_error"));
+    return;
+  }
+  timings.loaded = performance.now();
+  state.ui = createUI(state.data.variant);
+  if (!state.ui) {
+    page.dataset.state = "error";
+    showError(t("game.unsupported"));
+    return;
+  }
+  const wanted = Number.parseInt(new URLSearchParams(location.search).get("at") || "0", 10);
+  state.at = Number.isFinite(wanted) ? Math.max(0, Math.min(state.data.frames.length - 1, wanted)) : 0;
+  renderHead();
+  renderPlay();
+  show(state.at);
+  // The move list (hundreds of entries) comes after the first frame is on its way.
+  buildMoveList();
+  highlight(state.at, state.at);
+  page.dataset.state = "ready";
+}
+
+function main() {
+  initI18n();
+  ensureSprite();
+  renderHead();
+  els.first.addEventListener("click", () => goTo(0));
+  els.prev.addEventListener("click", () => { stop(); step(-1); });
+  els.next.addEventListener("click", () => { stop(); step(1); });
+  els.last.addEventListener("click", () => state.data && goTo(state.data.frames.length - 1));
+  els.play.addEventListener("click", () => (playing() ? stop() : play()));
+  els.scrub.addEventListener("input", () => goTo(Number(els.scrub.value)));
+  els.speed.addEventListener("change", () => {
+    if (playing()) {
+      stop();
+      play();
+    }
+  });
+  els.verify.addEventListener("click", verify);
+  els.download.addEventListener("click", download);
+  document.addEventListener("keydown", onKey);
+  // Space on a focused button would also "click" it on key-up: the key-down did the work.
+  document.addEventListener("keyup", (ev) => {
+    if (ev.key === " " && ev.target && ev.target.tagName === "BUTTON") ev.preventDefault();
+  });
+  setupImport(byId("import-form"), byId("import-file"), byId("import-error"));
+  onLanguageChange(renderAll);
+  load();
+}
+
+main();

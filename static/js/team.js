@@ -1,0 +1,357 @@
+/**
+ * Labyrinth Team Edition's part of the room page. It reuses the classic UI for the sliding
+ * board (arrows, spare, moves) and adds: face-down tiles drawn as rubble, the Daedalus card
+ * just turned and what it did, the spells as buttons lit when usable (from the `legal`
+ * list only), the orientation choice for a tile turned face up, every player's treasure
+ * board and spells, portal progress, pages left in the book, and the win or loss banner.
+ */
+
+import { ClassicUI } from "./classic.js";
+import { BOARD_SIZE } from "./board.js";
+import { colorDot, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { drawTile, svg, treasureIcon, treasureName } from "./tiles.js";
+
+const C = 100;
+const M = (BOARD_SIZE - 7 * C) / 2;
+const SYMBOL_GLYPHS = { sun: "☀", moon: "☾", star: "★", comet: "☄", rune: "Ψ", eye: "◉", hourglass: "Ξ", compass: "✥" };
+const CELL = (r, c) => "abcdefg"[c] + (r + 1);
+
+/** A face-down tile as the board drawer understands it: a closed tile. */
+const BACK = { open: "", treasure: null, fixed: false };
+
+function asDrawable(tile) {
+  return tile.face_down && !("open" in tile) ? { ...BACK, face_down: true } : tile;
+}
+
+/** The rubble drawn over a face-down tile (its back). */
+function rubble() {
+  const g = svg("g", { class: "team-rubble", "aria-hidden": "true" });
+  g.append(svg("rect", { x: 2, y: 2, width: 96, height: 96, rx: 6, class: "rubble-bed" }));
+  for (const [x, y, r] of [[28, 30, 13], [62, 26, 10], [46, 56, 16], [76, 62, 11], [24, 74, 9], [66, 84, 7]]) {
+    g.append(svg("circle", { cx: x, cy: y, r, class: "rubble-stone" }));
+  }
+  return g;
+}
+
+function symbolMark(name) {
+  const g = svg("g", { class: "team-symbol" });
+  g.append(svg("title", {}, t(`team.symbol.${name}`)));
+  g.append(svg("circle", { cx: 50, cy: 50, r: 17, class: "symbol-bg" }));
+  g.append(svg("text", { x: 50, y: 51, "text-anchor": "middle", "dominant-baseline": "middle" }, SYMBOL_GLYPHS[name] || "?"));
+  return g;
+}
+
+export class TeamUI extends ClassicUI {
+  constructor(els, ctx) {
+    super(els, ctx);
+    /** "rotate" or "switch" while the player picks cells for that spell */
+    this.mode = null;
+    /** the first cell of a switch, or the cell being rotated: [r, c] */
+    this.picked = null;
+    if (els.hand) els.hand.hidden = true;
+    this.spellBox = h("div", { class: "team-spells", "data-testid": "team-spells" });
+    els.controls.append(this.spellBox);
+  }
+
+  /** Clicks on board cells: a move, or a cell for the spell being aimed. */
+  act(action) {
+    if (action.type === "move" && !("spell" in action)) {
+      const key = action.to.join(",");
+      if (this.mode) return this.pickCell(action.to);
+      const found = (this.legal || []).find((a) => a.type === "move" && a.to.join(",") === key);
+      return super.act(found || { ...action, spell: false });
+    }
+    this.mode = null;
+    this.picked = null;
+    return super.act(action);
+  }
+
+  pickCell(cell) {
+    if (this.mode === "switch" && this.picked) {
+      const a = this.picked;
+      this.mode = null;
+      this.picked = null;
+      return super.act({ type: "switch", cells: [a, cell] });
+    }
+    this.picked = cell;
+    this.render({});
+  }
+
+  setState(msg, consecutive) {
+    this.mode = null;
+    this.picked = null;
+    super.setState(msg, consecutive);
+  }
+
+  choices() {
+    const out = { slots: new Set(), reachable: new Map(), swappable: new Set(), picks: [], stay: false };
+    if (!this.isMyTurn() || this.pending || this.legal === null) return out;
+    const me = this.me();
+    for (const a of this.legal) {
+      if (this.mode === "rotate") {
+        if (a.type === "rotate" && !this.picked) out.reachable.set(a.at.join(","), { type: "move", to: a.at });
+      } else if (this.mode === "switch") {
+        if (a.type !== "switch") continue;
+        if (!this.picked) out.reachable.set(a.cells[0].join(","), { type: "move", to: a.cells[0] });
+        else if (a.cells[0].join(",") === this.picked.join(",")) out.reachable.set(a.cells[1].join(","), { type: "move", to: a.cells[1] });
+      } else if (a.type === "push") out.slots.add(a.side + a.index);
+      else if (a.type === "move") {
+        const key = a.to.join(",");
+        if (!out.reachable.has(key) || !a.spell) out.reachable.set(key, a);
+        if (me && a.to[0] === me.pos[0] && a.to[1] === me.pos[1] && !a.spell) out.stay = true;
+      }
+    }
+    return out;
+  }
+
+  announce(last, view) {
+    const name = (seat) => (view.players.find((x) => x.seat === seat) || { name: "?" }).name;
+    for (const ev of last.events || []) {
+      if (ev.type === "collected") {
+        this.ctx.showNews(t("team.news.collected", { name: name(ev.seat), treasure: treasureName(ev.treasure), n: ev.portal }));
+      } else if (ev.type === "daedalus") {
+        this.ctx.showNews(this.cardText(ev.card, view));
+      }
+    }
+  }
+
+  render(anim = {}) {
+    const v = this.view;
+    if (!v) return;
+    // The board drawer knows classic tiles: give it closed tiles for the backs, then lay
+    // the rubble and the symbols over them.
+    const shown = {
+      ...v,
+      board: { ...v.board, tiles: v.board.tiles.map((row) => row.map(asDrawable)), last_push: null },
+      players: v.players.map((p) => ({ ...p, target: null, found: [], remaining: p.board.length })),
+    };
+    const real = this.view;
+    this.view = shown;
+    super.render({ ...anim, animatePush: null });
+    this.view = real;
+    this.decorateBoard();
+    this.renderSpells();
+    this.els.board.dataset.phase = v.turn ? v.turn.phase : "over";
+  }
+
+  decorateBoard() {
+    const v = this.view;
+    for (let r = 0; r < 7; r++) {
+      for (let c = 0; c < 7; c++) {
+        const tile = v.board.tiles[r][c];
+        const cell = this.els.board.querySelector(`[data-cell="${r},${c}"]`);
+        if (!cell) continue;
+        if (tile.face_down) {
+          cell.append(rubble());
+          cell.dataset.faceDown = "true";
+          if (tile.symbol || tile.treasure) cell.classList.add("revealed-back");
+        }
+        if (tile.symbol) cell.append(symbolMark(tile.symbol));
+        if (v.turn && v.turn.orient_at && v.turn.orient_at[0] === r && v.turn.orient_at[1] === c) cell.classList.add("orienting");
+        if (this.picked && this.picked[0] === r && this.picked[1] === c) cell.classList.add("picked");
+      }
+    }
+    // Highlight the treasures the viewer (or the player to move) may collect.
+    const me = this.me();
+    const wanted = new Set(me ? me.board : []);
+    for (const el of this.els.board.querySelectorAll("[data-cell]")) {
+      const [r, c] = el.dataset.cell.split(",").map(Number);
+      const tile = v.board.tiles[r][c];
+      const inner = el.firstChild;
+      if (inner && inner.classList) inner.classList.toggle("is-target", !!(tile.treasure && !tile.face_down && wanted.has(tile.treasure)));
+    }
+  }
+
+  renderSpare() {
+    const v = this.view;
+    if (!v) return;
+    super.renderSpare();
+    if (v.board.spare.symbol) this.els.spare.append(symbolMark(v.board.spare.symbol));
+  }
+
+  /** The status line: whose turn, moves left, spells used. */
+  renderStatus() {
+    const v = this.view;
+    const el = this.els.turn;
+    el.replaceChildren();
+    el.dataset.seq = String(v.seq);
+    this.els.seq.dataset.seq = String(v.seq);
+    this.els.seq.textContent = t("game.move_no", { n: v.seq });
+    if (v.status !== "playing" || !v.turn) {
+      el.dataset.phase = "over";
+      el.append(h("strong", {}, t("game.over")));
+      return;
+    }
+    const p = v.players.find((x) => x.seat === v.turn.seat);
+    el.dataset.seat = String(v.turn.seat);
+    el.dataset.phase = v.turn.phase;
+    el.append(colorDot(p.color, "big"));
+    el.append(this.isMyTurn() ? h("strong", {}, t("team.turn.yours")) : h("span", {}, t("team.turn.other", { name: p.name })));
+    el.append(h("span", { class: "event-chip" }, t("team.moves", { n: v.turn.moves, m: v.turn.moves_allowed })));
+    if (v.turn.collected) el.append(h("span", { class: "event-chip" }, t("team.bonus")));
+  }
+
+  /** The target box: the viewer's treasure board, portal progress and pages left. */
+  renderTarget() {
+    const v = this.view;
+    const box = this.els.target;
+    box.replaceChildren();
+    box.hidden = false;
+    box.append(
+      h("div", { class: "team-progress", "data-testid": "team-portal" },
+        h("span", { class: "label" }, t("team.portal")),
+        h("progress", { max: "24", value: String(v.portal) }),
+        h("strong", {}, `${v.portal} / 24`)),
+      h("div", { class: "team-counts" },
+        h("span", { "data-testid": "team-pages" }, t("team.pages", { n: v.daedalus.left })), " · ",
+        h("span", {}, t("team.deck", { n: v.treasure_deck }))),
+    );
+  }
+
+  cardText(card, view) {
+    if (!card) return "";
+    const colorName = (c) => t(`team.color.${c}`);
+    if (card.kind === "push") return t("team.card.push", { slot: card.slot });
+    if (card.kind === "flip") return t("team.card.flip", { a: this.thingName(card.tiles[0]), b: this.thingName(card.tiles[1]) });
+    return t("team.card.teleport", { a: colorName(card.pawns[0]), b: colorName(card.pawns[1]), to: colorName(card.to) });
+  }
+
+  thingName(name) {
+    return name in SYMBOL_GLYPHS ? t(`team.symbol.${name}`) : treasureName(name);
+  }
+
+  /** The Daedalus panel: the card just turned, prominently, and what it did. */
+  renderEvent() {
+    const v = this.view;
+    const panel = this.els.event;
+    panel.replaceChildren();
+    const d = v.daedalus;
+    if (!d || !d.card) {
+      panel.hidden = true;
+      return;
+    }
+    panel.hidden = false;
+    panel.dataset.event = "daedalus";
+    const effect = d.effect || {};
+    const names = (seats) => seats.map((s) => (v.players.find((p) => p.seat === s) || { name: "?" }).name).join(", ");
+    const lines = [];
+    if (effect.kind === "flip") lines.push(t("team.effect.flip", { n: effect.cells.length, cells: effect.cells.map(([r, c]) => CELL(r, c)).join(", ") || "—" }));
+    if (effect.kind === "teleport") lines.push(t("team.effect.teleport", { names: names(effect.seats) || "—" }));
+    if (effect.kind === "push") lines.push(t("team.effect.push"));
+    if (effect.sent_home && effect.sent_home.length) lines.push(t("team.effect.home", { names: names(effect.sent_home) }));
+    panel.append(
+      h("div", { class: "event-head team-daedalus", "data-testid": "daedalus-card", "data-kind": d.card.kind },
+        h("div", { class: "daedalus-page", "aria-hidden": "true" }, d.card.kind === "push" ? "⇥" : d.card.kind === "flip" ? "⟲" : "✦"),
+        h("div", {},
+          h("div", { class: "event-kicker" }, t("team.daedalus")),
+          h("strong", { class: "event-name" }, this.cardText(d.card, v)),
+          ...lines.map((line) => h("div", { class: "event-desc" }, line)))),
+    );
+  }
+
+  /** Spells as buttons lit when the legal list allows them; end turn; orientations. */
+  renderSpells() {
+    const v = this.view;
+    const box = this.spellBox;
+    box.replaceChildren();
+    const me = this.me();
+    if (!me || v.status !== "playing") return;
+    const legal = this.isMyTurn() && !this.pending ? this.legal || [] : [];
+    const has = (type, pred = () => true) => legal.some((a) => a.type === type && pred(a));
+    const used = new Set(v.turn ? v.turn.used : []);
+    box.append(h("h2", {}, t("team.spells")));
+    if (v.turn && v.turn.phase === "orient" && this.isMyTurn()) {
+      box.append(h("p", { class: "help" }, t("team.orient_help")));
+      const row = h("div", { class: "choice-row" });
+      const [r, c] = v.turn.orient_at;
+      const tile = v.board.tiles[r][c];
+      for (const a of legal.filter((x) => x.type === "orient")) {
+        const pic = svg("svg", { viewBox: "-4 -4 108 108", width: 44, height: 44 });
+        pic.append(drawTile({ ...tile, open: a.open }));
+        row.append(h("button", { type: "button", class: "choice", "data-testid": `orient-${a.open}`, on: { click: () => this.act(a) } }, pic));
+      }
+      box.append(row);
+      return;
+    }
+    const row = h("div", { class: "choice-row" });
+    for (const spell of me.spells) {
+      let usable = false;
+      let onClick = null;
+      if (spell === "push") usable = has("push");
+      if (spell === "rotate") {
+        usable = has("rotate");
+        onClick = () => { this.mode = this.mode === "rotate" ? null : "rotate"; this.picked = null; this.render({}); };
+      }
+      if (spell === "switch") {
+        usable = has("switch");
+        onClick = () => { this.mode = this.mode === "switch" ? null : "switch"; this.picked = null; this.render({}); };
+      }
+      if (["traverse", "teleport", "escape"].includes(spell)) usable = has("move", (a) => a.spell);
+      row.append(h("button", {
+        type: "button", class: "choice spell" + (usable ? " usable" : "") + (used.has(spell) ? " used" : "") + (this.mode === spell ? " aiming" : ""),
+        "data-testid": `spell-${spell}`, "data-usable": usable ? "true" : "false", disabled: !usable || !onClick,
+        title: t(`team.spell.${spell}.help`), on: onClick ? { click: onClick } : {},
+      }, t(`spell.${spell}`)));
+    }
+    row.append(h("button", {
+      type: "button", class: "choice end-turn", "data-testid": "end-turn", disabled: !has("end"),
+      on: { click: () => this.act({ type: "end" }) },
+    }, t("team.end_turn")));
+    box.append(row);
+    if (this.mode === "rotate" && this.picked) {
+      const [r, c] = this.picked;
+      const tile = v.board.tiles[r][c];
+      const opts = legal.filter((a) => a.type === "rotate" && a.at[0] === r && a.at[1] === c);
+      const pick = h("div", { class: "choice-row" });
+      for (const a of opts) {
+        const pic = svg("svg", { viewBox: "-4 -4 108 108", width: 44, height: 44 });
+        pic.append(drawTile({ ...tile, open: a.open }));
+        pick.append(h("button", { type: "button", class: "choice", "data-testid": `rotate-${a.open}`, on: { click: () => this.act(a) } }, pic));
+      }
+      box.append(h("p", { class: "help" }, t("team.rotate_pick", { cell: CELL(r, c) })), pick);
+    } else if (this.mode) {
+      box.append(h("p", { class: "help" }, t(`team.${this.mode}_help`)));
+    }
+  }
+
+  /** Every player's treasure board and spells (boards are public in this game). */
+  renderPlayers() {
+    const v = this.view;
+    const list = this.els.players;
+    list.replaceChildren();
+    for (const p of v.players) {
+      const isTurn = v.turn && v.turn.seat === p.seat && v.status === "playing";
+      const cards = h("span", { class: "found-list team-board", "data-testid": `team-board-${p.seat}` });
+      for (const name of p.board) cards.append(h("span", { class: "team-card", title: treasureName(name) }, treasureIcon(name, 26)));
+      if (!p.board.length) cards.append(h("span", { class: "muted" }, t("team.board_empty")));
+      const connected = this.ctx.isConnected(p.seat);
+      list.append(h("li", { class: "player" + (isTurn ? " turn" : ""), "data-testid": `player-${p.seat}` },
+        h("div", { class: "player-line" },
+          colorDot(p.color, "big"),
+          h("span", { class: "player-name" }, p.name),
+          p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
+          connected === null ? null : h("span", { class: "conn-dot " + (connected ? "on" : "off") })),
+        h("div", { class: "player-stats" },
+          cards,
+          h("span", { class: "team-spell-list" }, p.spells.map((s) => t(`spell.${s}`)).join(" · ")))));
+    }
+  }
+
+  renderResult() {
+    const v = this.view;
+    const el = this.els.result;
+    if (v.status !== "finished" || !v.result) {
+      el.hidden = true;
+      el.replaceChildren();
+      return;
+    }
+    const won = v.result.winners.length > 0;
+    el.hidden = false;
+    el.dataset.outcome = won ? "won" : "lost";
+    el.replaceChildren(
+      h("div", { class: "result-title" }, won ? t("team.won.title") : t("team.lost.title")),
+      h("div", { class: "result-text" }, won ? t("team.won") : t("team.lost", { n: v.portal })),
+    );
+  }
+}

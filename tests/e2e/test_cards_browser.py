@@ -1,0 +1,73 @@
+"""End-to-end: the card game in headless Chromium, a desktop player and a phone player."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import CHROMIUM, http_json
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}"),
+]
+
+PLACE = re.compile(r"^h[01]@-?\d+,-?\d+(\+[1-3])?$")
+
+
+def _join(page, url: str, name: str, seat: int) -> None:
+    page.goto(url)
+    page.fill("[data-testid=join-name]", name)
+    page.click("[data-testid=join-button]")
+    page.wait_for_selector(f"[data-testid=seat-{seat}].mine")
+
+
+def test_place_a_card_by_clicking_a_lit_cell(server: str, browser) -> None:
+    room = http_json("POST", server + "/api/rooms", {"variant": "cards"})
+    url = server + room["url"]
+    ctx_a = browser.new_context(viewport={"width": 1280, "height": 800})
+    ctx_b = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    for ctx in (ctx_a, ctx_b):
+        ctx.set_default_timeout(15000)
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    errors: list[str] = []
+    a.on("pageerror", lambda e: errors.append(f"A: {e}"))
+    b.on("pageerror", lambda e: errors.append(f"B: {e}"))
+    _join(a, url, "Ann", 0)
+    _join(b, url, "Bob", 1)
+    assert a.locator("[data-testid=seat-list] li").count() == 6  # six seats in the lobby
+    a.click("[data-testid=start-button]")
+
+    a.wait_for_selector("[data-testid=board][data-legal=ready]")
+    assert a.locator("[data-testid=board] .layout-card").count() == 4
+    assert a.locator("[data-testid=hand-panel] .hand-card").count() == 2
+    assert b.locator("[data-testid=hand-panel] .hand-card").count() == 2  # Bob's own hand
+    assert b.text_content("[data-testid=pile-count]") == "40"
+
+    # the lit cells follow the rotation: R turns the selected card
+    lit = a.locator(".place-cell.legal")
+    shown = a.locator(".place-cell")
+    for _ in range(4):
+        if lit.count():
+            break
+        a.keyboard.press("r")
+    assert lit.count() > 0 and shown.count() >= lit.count()
+    # zoom and fit
+    a.click("[data-testid=zoom-in]")
+    assert a.get_attribute("[data-testid=board]", "data-zoom") == "manual"
+    a.click("[data-testid=zoom-fit]")
+    assert a.get_attribute("[data-testid=board]", "data-zoom") == "fit"
+
+    a.locator(".place-cell.legal").first.click()
+    b.wait_for_selector("[data-testid=move-log][data-count='1']")
+    assert PLACE.match(b.text_content("[data-testid=log-entry] .log-notation") or "")
+    assert b.locator("[data-testid=board] .layout-card").count() >= 5
+    # a card may have been taken; either way seat 0 has played
+    a.wait_for_selector("[data-testid=turn-status][data-seat='1'], [data-phase=take]")
+    assert errors == []
+    ctx_a.close()
+    ctx_b.close()

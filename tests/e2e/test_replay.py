@@ -1,0 +1,98 @@
+"""A browser steps through a replay with the keyboard, the move list and the scrub bar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.e2e.conftest import http_json
+from tests.server.helpers import greedy_record
+
+CHROMIUM_ARGS = {"viewport": {"width": 1300, "height": 900}}
+
+
+def import_game(server: str, **options: Any) -> tuple[str, dict[str, Any]]:
+    record = greedy_record(players=2, seed="e2e-replay", **options)
+    return http_json("POST", server + "/api/games/import", record)["id"], record
+
+
+def board_html(page: Any) -> str:
+    return page.inner_html("#replay-board")
+
+
+def at(page: Any) -> int:
+    return int(page.get_attribute("#replay-page", "data-at"))
+
+
+def current_entry(page: Any) -> int:
+    return int(page.get_attribute(".replay-entry.current", "data-step"))
+
+
+def test_keyboard_steps_through_a_replay(server: str, browser: Any) -> None:
+    game_id, record = import_game(server, events=True)
+    last = len(record["actions"])
+    page = browser.new_page(**CHROMIUM_ARGS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    assert at(page) == 0 and current_entry(page) == 0
+    assert page.locator('[data-testid="replay-move"]').count() == last + 1
+    start = board_html(page)
+
+    page.keyboard.press("ArrowRight")
+    assert at(page) == 1 and current_entry(page) == 1
+    assert board_html(page) != start
+    page.wait_for_url("**/replay/*?at=1")
+    page.keyboard.press("ArrowLeft")
+    assert at(page) == 0 and current_entry(page) == 0
+    assert board_html(page) == start
+
+    page.keyboard.press("End")
+    assert at(page) == last and current_entry(page) == last
+    assert page.is_visible('[data-testid="result-banner"]')
+    assert page.text_content("#replay-position").strip().startswith(f"Move {last}")
+    page.keyboard.press("ArrowRight")  # already at the end: stays
+    assert at(page) == last
+    page.keyboard.press("Home")
+    assert at(page) == 0 and board_html(page) == start
+    assert not page.is_visible('[data-testid="result-banner"]')
+
+    # every secret is shown: each player's target and pile
+    for seat in (0, 1):
+        secrets = page.locator(f'[data-testid="secrets-{seat}"]')
+        assert secrets.locator('[data-field="target"] [data-treasure]').count() == 1
+        assert secrets.locator('[data-field="pile"] [data-treasure]').count() >= 1
+
+    # Space plays at the chosen speed and pauses again
+    page.select_option("#replay-speed", "100")
+    page.keyboard.press("Space")
+    page.wait_for_function("Number(document.getElementById('replay-page').dataset.at) >= 3")
+    page.keyboard.press("Space")
+    paused = at(page)
+    page.wait_for_timeout(350)
+    assert at(page) == paused and page.get_attribute("#replay-page", "data-playing") == "false"
+
+    # a click on a move, and the scrub bar
+    page.click('[data-testid="replay-move"][data-step="5"] button')
+    assert at(page) == 5 and current_entry(page) == 5
+    page.fill("#replay-scrub", "7")
+    page.dispatch_event("#replay-scrub", "input")
+    assert at(page) == 7 and current_entry(page) == 7
+
+    page.click('[data-testid="replay-verify"]')
+    page.wait_for_selector('[data-testid="replay-verdict"][data-ok="true"]')
+    assert page.locator('[data-testid="replay-verdict"] li.ok').count() == 5
+    assert errors == []
+
+
+def test_a_replay_link_opens_at_a_move(server: str, browser: Any) -> None:
+    game_id, _ = import_game(server)
+    page = browser.new_page(**CHROMIUM_ARGS)
+    page.goto(f"{server}/replay/{game_id}?at=4")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    assert at(page) == 4 and current_entry(page) == 4
+    assert page.text_content("#replay-seed").strip() == "e2e-replay"
+    page.goto(server + "/")
+    link = page.locator('[data-testid="finished-game"] [data-testid="replay-link"]')
+    link.wait_for()
+    assert link.get_attribute("href") == f"/replay/{game_id}"
