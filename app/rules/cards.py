@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from app.rules.actions import bad, expect_fields, illegal, int_field
 from app.rules.base import JSON, IllegalAction, InvalidOptions
 from app.rules.board import BASE_OPENING, open_str, rotate
 
@@ -80,32 +81,11 @@ DECK: tuple[Card, ...] = tuple(Card(m, s) for m in MOTIFS for s in SHAPES_PER_MO
 # --- actions ------------------------------------------------------------------------------
 
 
-def _bad(message: str) -> IllegalAction:
-    return IllegalAction("bad_message", message)
-
-
-def _illegal(message: str) -> IllegalAction:
-    return IllegalAction("illegal", message)
-
-
-def _expect_fields(action: Mapping[str, Any], kind: str, fields: tuple[str, ...]) -> None:
-    expected = {"type", *fields}
-    if set(action) != expected:
-        wanted = ", ".join(sorted(expected))
-        raise _bad(f"a {kind} action has exactly the fields {wanted}; got {sorted(action)}")
-
-
-def _int_field(value: Any, name: str, allowed: range) -> int:
-    if type(value) is not int or value not in allowed:
-        raise _bad(f"{name} must be an integer in [{allowed[0]}, {allowed[-1]}], got {value!r}")
-    return value
-
-
 def _cell_field(value: Any, name: str) -> Cell:
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise _bad(f"{name} must be [x, y], got {value!r}")
+        raise bad(f"{name} must be [x, y], got {value!r}")
     coords = range(-COORD_LIMIT, COORD_LIMIT + 1)
-    return (_int_field(value[0], f"{name}[0]", coords), _int_field(value[1], f"{name}[1]", coords))
+    return (int_field(value[0], f"{name}[0]", coords), int_field(value[1], f"{name}[1]", coords))
 
 
 def cell_text(cell: Cell) -> str:
@@ -143,11 +123,11 @@ class Place:
 
     @classmethod
     def from_dict(cls, action: Mapping[str, Any]) -> Place:
-        _expect_fields(action, "place", ("card", "pos", "rotation"))
+        expect_fields(action, "place", ("card", "pos", "rotation"))
         return cls(
-            _int_field(action["card"], "card", range(HAND_SIZE)),
+            int_field(action["card"], "card", range(HAND_SIZE)),
             _cell_field(action["pos"], "pos"),
-            _int_field(action["rotation"], "rotation", range(4)),
+            int_field(action["rotation"], "rotation", range(4)),
         )
 
     def to_dict(self) -> JSON:
@@ -185,13 +165,13 @@ class Take:
 
     @classmethod
     def from_dict(cls, action: Mapping[str, Any]) -> Take:
-        _expect_fields(action, "take", ("cards",))
+        expect_fields(action, "take", ("cards",))
         raw = action["cards"]
         if not isinstance(raw, list | tuple) or len(raw) > DECK_SIZE:
-            raise _bad(f"cards must be a list of [x, y] cells, got {raw!r}")
+            raise bad(f"cards must be a list of [x, y] cells, got {raw!r}")
         cells = [_cell_field(c, f"cards[{i}]") for i, c in enumerate(raw)]
         if len(set(cells)) != len(cells):
-            raise _bad("cards must not name a cell twice")
+            raise bad("cards must not name a cell twice")
         return cls.of(cells)
 
     def to_dict(self) -> JSON:
@@ -218,8 +198,8 @@ class Discard:
 
     @classmethod
     def from_dict(cls, action: Mapping[str, Any]) -> Discard:
-        _expect_fields(action, "discard", ("card",))
-        return cls(_int_field(action["card"], "card", range(HAND_SIZE)))
+        expect_fields(action, "discard", ("card",))
+        return cls(int_field(action["card"], "card", range(HAND_SIZE)))
 
     def to_dict(self) -> JSON:
         return {"type": "discard", "card": self.card}
@@ -234,10 +214,10 @@ _ACTION_TYPES: dict[str, type[Place] | type[Take] | type[Discard]] = {
 def action_from_dict(action: Any) -> Action:
     """The typed action of a wire dict; anything malformed is `bad_message`."""
     if not isinstance(action, Mapping):
-        raise _bad("an action is a JSON object")
+        raise bad("an action is a JSON object")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _ACTION_TYPES:
-        raise _bad(f"unknown action type {kind!r}; expected place, take or discard")
+        raise bad(f"unknown action type {kind!r}; expected place, take or discard")
     return _ACTION_TYPES[kind].from_dict(action)
 
 
@@ -532,18 +512,18 @@ class CardsEngine:
 
     def _check_place(self, state: CardsState, turn: Turn, act: Place) -> None:
         if turn.phase != "place":
-            raise _illegal("take-first: choose which cards to take before anything else")
+            raise illegal("take-first: choose which cards to take before anything else")
         hand = state.players[turn.seat].hand
         if act.card >= len(hand):
-            raise _illegal(f"no-card: your hand holds {len(hand)} card(s), no h{act.card}")
+            raise illegal(f"no-card: your hand holds {len(hand)} card(s), no h{act.card}")
         layout = state.layout
         where = cell_text(act.pos)
         if act.pos in layout.cards:
-            raise _illegal(f"empty-cell: {where} already holds a card")
+            raise illegal(f"empty-cell: {where} already holds a card")
         if not any(other in layout.cards for _, other, _ in neighbours(act.pos)):
-            raise _illegal(f"adjacent: {where} shares no edge with the layout")
+            raise illegal(f"adjacent: {where} shares no edge with the layout")
         if not layout.meets(act.pos, rotate(DECK[hand[act.card]].opens, act.rotation)):
-            raise _illegal(f"meeting-opening: no opening of the card meets one at {where}")
+            raise illegal(f"meeting-opening: no opening of the card meets one at {where}")
 
     def _place(self, state: CardsState, turn: Turn, act: Place) -> list[JSON]:
         """Lay the card; enter the take phase only if some non-empty take is valid."""
@@ -583,15 +563,15 @@ class CardsEngine:
 
     def _check_take(self, state: CardsState, turn: Turn, act: Take) -> None:
         if turn.phase != "take":
-            raise _illegal("place-first: nothing may be taken before placing a card")
+            raise illegal("place-first: nothing may be taken before placing a card")
         for cell in act.cells:
             if cell not in turn.candidates:
-                raise _illegal(
+                raise illegal(
                     f"same-motif-joined: {cell_text(cell)} is not a card of the placed "
                     "motif joined to it by a path"
                 )
         if not state.layout.joined_by_edges(frozenset(act.cells)):
-            raise _illegal("one-layout: the cards left would not all be joined by edges")
+            raise illegal("one-layout: the cards left would not all be joined by edges")
 
     def _take(self, state: CardsState, turn: Turn, act: Take) -> list[JSON]:
         player = state.players[turn.seat]
@@ -607,12 +587,12 @@ class CardsEngine:
 
     def _check_discard(self, state: CardsState, turn: Turn, act: Discard) -> None:
         if turn.phase != "place":
-            raise _illegal("take-first: choose which cards to take before anything else")
+            raise illegal("take-first: choose which cards to take before anything else")
         hand = state.players[turn.seat].hand
         if act.card >= len(hand):
-            raise _illegal(f"no-card: your hand holds {len(hand)} card(s), no h{act.card}")
+            raise illegal(f"no-card: your hand holds {len(hand)} card(s), no h{act.card}")
         if self.placements(state, turn.seat):
-            raise _illegal("discard: a hand card can be placed, so one must be placed")
+            raise illegal("discard: a hand card can be placed, so one must be placed")
 
     def _discard(self, state: CardsState, turn: Turn, act: Discard) -> list[JSON]:
         card = state.players[turn.seat].hand.pop(act.card)

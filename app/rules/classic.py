@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from app.rules.actions import Move, Push, bad, expect_fields, illegal, int_field
 from app.rules.base import JSON, IllegalAction, InvalidOptions
 from app.rules.board import (
     FIXED_CELLS,
@@ -38,7 +39,6 @@ from app.rules.board import (
     cells_of,
     make_catalogue,
     open_str,
-    parse_cell,
     pos_of,
 )
 
@@ -81,100 +81,6 @@ _PRIVATE_FIELDS = {"picked": ("treasure",)}
 # --- actions ------------------------------------------------------------------------------
 
 
-def _bad(message: str) -> IllegalAction:
-    return IllegalAction("bad_message", message)
-
-
-def _illegal(message: str) -> IllegalAction:
-    return IllegalAction("illegal", message)
-
-
-def _expect_fields(action: Mapping[str, Any], kind: str, fields: tuple[str, ...]) -> None:
-    expected = {"type", *fields}
-    if set(action) != expected:
-        wanted = ", ".join(sorted(expected))
-        raise _bad(f"a {kind} action has exactly the fields {wanted}; got {sorted(action)}")
-
-
-def _int_field(value: Any, name: str, allowed: range | tuple[int, ...]) -> int:
-    if type(value) is not int or value not in allowed:
-        raise _bad(f"{name} must be an integer in {list(allowed)}, got {value!r}")
-    return value
-
-
-@dataclass(frozen=True, slots=True)
-class Push:
-    """Push the spare, turned `rotation` quarter turns clockwise from how the view shows
-    it, in at slot (`side`, `index`). Notation `Nb`, `W4+1`."""
-
-    side: str
-    index: int
-    rotation: int = 0
-    TYPE: ClassVar[str] = "push"
-    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(r"([NS][bdf]|[EW][246])(?:\+([123]))?")
-
-    @property
-    def slot(self) -> Slot:
-        return Slot(self.side, self.index)
-
-    @classmethod
-    def parse(cls, text: str) -> Push:
-        match = cls._PATTERN.fullmatch(text)
-        if not match:
-            raise ValueError(f"bad push {text!r}")
-        slot = Slot.parse(match[1])
-        return cls(slot.side, slot.index, int(match[2] or 0))
-
-    def __str__(self) -> str:
-        return f"{self.slot}+{self.rotation}" if self.rotation else str(self.slot)
-
-    @classmethod
-    def from_dict(cls, action: Mapping[str, Any]) -> Push:
-        _expect_fields(action, "push", ("side", "index", "rotation"))
-        side = action["side"]
-        if side not in ("N", "E", "S", "W"):
-            raise _bad(f"side must be one of N, E, S, W, got {side!r}")
-        index = _int_field(action["index"], "index", (1, 3, 5))
-        return cls(side, index, _int_field(action["rotation"], "rotation", range(4)))
-
-    def to_dict(self) -> JSON:
-        return {"type": "push", "side": self.side, "index": self.index, "rotation": self.rotation}
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """Walk to `to` = (row, col); the pawn's own cell means staying. Notation `c3`."""
-
-    to: tuple[int, int]
-    TYPE: ClassVar[str] = "move"
-
-    @property
-    def cell(self) -> int:
-        return cell_of(*self.to)
-
-    @classmethod
-    def at(cls, cell: int) -> Move:
-        return cls(divmod(cell, 7))
-
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        return cls.at(parse_cell(text))
-
-    def __str__(self) -> str:
-        return cell_name(self.cell)
-
-    @classmethod
-    def from_dict(cls, action: Mapping[str, Any]) -> Move:
-        _expect_fields(action, "move", ("to",))
-        to = action["to"]
-        if not isinstance(to, list | tuple) or len(to) != 2:
-            raise _bad(f"to must be [row, col], got {to!r}")
-        return cls((_int_field(to[0], "to[0]", range(7)), _int_field(to[1], "to[1]", range(7))))
-
-    def to_dict(self) -> JSON:
-        return {"type": "move", "to": list(self.to)}
-
-
 @dataclass(frozen=True, slots=True)
 class Swap:
     """Trade places with another pawn (the `swap` event). Notation `swap:2`."""
@@ -194,8 +100,8 @@ class Swap:
 
     @classmethod
     def from_dict(cls, action: Mapping[str, Any]) -> Swap:
-        _expect_fields(action, "swap", ("with",))
-        return cls(_int_field(action["with"], "with", range(4)))
+        expect_fields(action, "swap", ("with",))
+        return cls(int_field(action["with"], "with", range(4)))
 
     def to_dict(self) -> JSON:
         return {"type": "swap", "with": self.with_seat}
@@ -223,10 +129,10 @@ class Pick:
 
     @classmethod
     def from_dict(cls, action: Mapping[str, Any]) -> Pick:
-        _expect_fields(action, "pick", ("treasure",))
+        expect_fields(action, "pick", ("treasure",))
         treasure = action["treasure"]
         if not isinstance(treasure, str) or treasure not in TREASURES:
-            raise _bad(f"treasure must be one of the 24 treasures, got {treasure!r}")
+            raise bad(f"treasure must be one of the 24 treasures, got {treasure!r}")
         return cls(treasure)
 
     def to_dict(self) -> JSON:
@@ -246,10 +152,10 @@ _ACTION_TYPES: dict[str, type[Push] | type[Move] | type[Swap] | type[Pick]] = {
 def action_from_dict(action: Any) -> Action:
     """The typed action of a wire dict; anything malformed is `bad_message`."""
     if not isinstance(action, Mapping):
-        raise _bad("an action is a JSON object")
+        raise bad("an action is a JSON object")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _ACTION_TYPES:
-        raise _bad(f"unknown action type {kind!r}; expected push, move, swap or pick")
+        raise bad(f"unknown action type {kind!r}; expected push, move, swap or pick")
     return _ACTION_TYPES[kind].from_dict(action)
 
 
@@ -479,11 +385,11 @@ class ClassicEngine:
         first forfeits it). No-reverse is always relative to the latest push, so for the
         extra push it is the push just made."""
         if turn.phase == "move" and not turn.offers("extra_push"):
-            raise _illegal(
+            raise illegal(
                 "one-push: this turn's push is made; only an extra_push event allows another"
             )
         if act.slot == state.forbidden:
-            raise _illegal(f"no-reverse: {act.slot} undoes {state.last_push}")
+            raise illegal(f"no-reverse: {act.slot} undoes {state.last_push}")
 
     def _push(self, state: ClassicState, turn: Turn, act: Push) -> list[JSON]:
         """A push carries pawns along its line; the turn's first push may reveal an event.
@@ -527,12 +433,12 @@ class ClassicEngine:
 
     def _check_move(self, state: ClassicState, turn: Turn, act: Move) -> None:
         if turn.phase == "push":
-            raise _illegal("push-first: the push is mandatory before moving")
+            raise illegal("push-first: the push is mandatory before moving")
         player = state.players[turn.seat]
         if not self._reach(state, player) >> act.cell & 1:
             crossing = " even across one wall" if turn.offers("wall") else ""
             there, here = cell_name(act.cell), cell_name(player.pos)
-            raise _illegal(f"unreachable: {there} is not connected to {here}{crossing}")
+            raise illegal(f"unreachable: {there} is not connected to {here}{crossing}")
 
     def _move(self, state: ClassicState, turn: Turn, act: Move) -> list[JSON]:
         """Walk, then look for the target on arrival (staying counts), then end the turn.
@@ -595,13 +501,13 @@ class ClassicEngine:
 
     def _check_swap(self, state: ClassicState, turn: Turn, act: Swap) -> None:
         if act.with_seat >= len(state.players):
-            raise _bad(f"with must be a seat 0-{len(state.players) - 1}, got {act.with_seat}")
+            raise bad(f"with must be a seat 0-{len(state.players) - 1}, got {act.with_seat}")
         if turn.phase == "push":
-            raise _illegal("push-first: the push is mandatory before swapping")
+            raise illegal("push-first: the push is mandatory before swapping")
         if not turn.offers("swap"):
-            raise _illegal("swap: only an unused swap event allows swapping places")
+            raise illegal("swap: only an unused swap event allows swapping places")
         if act.with_seat == turn.seat:
-            raise _illegal("swap: swap places with another pawn, not your own")
+            raise illegal("swap: swap places with another pawn, not your own")
 
     def _swap(self, state: ClassicState, turn: Turn, act: Swap) -> list[JSON]:
         """Once, before moving; the move then starts from the new cell. No card is found
@@ -615,13 +521,13 @@ class ClassicEngine:
 
     def _check_pick(self, state: ClassicState, turn: Turn, act: Pick) -> None:
         if turn.phase == "push":
-            raise _illegal("push-first: the push is mandatory before picking")
+            raise illegal("push-first: the push is mandatory before picking")
         if not (turn.offers("peek") or turn.offers("exchange")):
-            raise _illegal("pick: only an unused peek or exchange event allows picking a card")
+            raise illegal("pick: only an unused peek or exchange event allows picking a card")
         allowed = self._pickable(turn, state.players[turn.seat])
         if act.treasure not in allowed:
             which = "of the top two cards" if turn.event == "peek" else "in your pile"
-            raise _illegal(f"{turn.event}: {act.treasure} is not {which}")
+            raise illegal(f"{turn.event}: {act.treasure} is not {which}")
 
     def _pick(self, state: ClassicState, turn: Turn, act: Pick, rng: random.Random) -> list[JSON]:
         """`peek` puts the chosen card on top, the other staying second; `exchange` puts it

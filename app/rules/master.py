@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from app.rules.actions import Move, Push, bad, expect_fields, illegal, int_field
 from app.rules.base import JSON, IllegalAction, InvalidOptions
 from app.rules.board import (
     SLOTS,
@@ -51,7 +52,6 @@ from app.rules.board import (
     cells_of,
     make_catalogue,
     open_str,
-    parse_cell,
     pos_of,
 )
 
@@ -93,98 +93,6 @@ def is_low(value: int) -> bool:
 # --- actions ------------------------------------------------------------------------------
 
 
-def _bad(message: str) -> IllegalAction:
-    return IllegalAction("bad_message", message)
-
-
-def _illegal(message: str) -> IllegalAction:
-    return IllegalAction("illegal", message)
-
-
-def _expect_fields(action: Mapping[str, Any], kind: str, fields: tuple[str, ...]) -> None:
-    expected = {"type", *fields}
-    if set(action) != expected:
-        wanted = ", ".join(sorted(expected))
-        raise _bad(f"a {kind} action has exactly the fields {wanted}; got {sorted(action)}")
-
-
-def _int_field(value: Any, name: str, allowed: range | tuple[int, ...]) -> int:
-    if type(value) is not int or value not in allowed:
-        raise _bad(f"{name} must be an integer in {list(allowed)}, got {value!r}")
-    return value
-
-
-@dataclass(frozen=True, slots=True)
-class Push:
-    """Push the spare, turned `rotation` quarter turns clockwise, in at (`side`, `index`).
-    Notation `Nb`, `W4+1`."""
-
-    side: str
-    index: int
-    rotation: int = 0
-    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(r"([NS][bdf]|[EW][246])(?:\+([123]))?")
-
-    @property
-    def slot(self) -> Slot:
-        return Slot(self.side, self.index)
-
-    @classmethod
-    def parse(cls, text: str) -> Push:
-        match = cls._PATTERN.fullmatch(text)
-        if not match:
-            raise ValueError(f"bad push {text!r}")
-        slot = Slot.parse(match[1])
-        return cls(slot.side, slot.index, int(match[2] or 0))
-
-    def __str__(self) -> str:
-        return f"{self.slot}+{self.rotation}" if self.rotation else str(self.slot)
-
-    @classmethod
-    def from_dict(cls, action: Mapping[str, Any]) -> Push:
-        _expect_fields(action, "push", ("side", "index", "rotation"))
-        side = action["side"]
-        if side not in ("N", "E", "S", "W"):
-            raise _bad(f"side must be one of N, E, S, W, got {side!r}")
-        index = _int_field(action["index"], "index", (1, 3, 5))
-        return cls(side, index, _int_field(action["rotation"], "rotation", range(4)))
-
-    def to_dict(self) -> JSON:
-        return {"type": "push", "side": self.side, "index": self.index, "rotation": self.rotation}
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """Walk to `to` = (row, col); the adventurer's own cell means staying. Notation `c3`."""
-
-    to: tuple[int, int]
-
-    @property
-    def cell(self) -> int:
-        return cell_of(*self.to)
-
-    @classmethod
-    def at(cls, cell: int) -> Move:
-        return cls(divmod(cell, 7))
-
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        return cls.at(parse_cell(text))
-
-    def __str__(self) -> str:
-        return cell_name(self.cell)
-
-    @classmethod
-    def from_dict(cls, action: Mapping[str, Any]) -> Move:
-        _expect_fields(action, "move", ("to",))
-        to = action["to"]
-        if not isinstance(to, list | tuple) or len(to) != 2:
-            raise _bad(f"to must be [row, col], got {to!r}")
-        return cls((_int_field(to[0], "to[0]", range(7)), _int_field(to[1], "to[1]", range(7))))
-
-    def to_dict(self) -> JSON:
-        return {"type": "move", "to": list(self.to)}
-
-
 @dataclass(frozen=True, slots=True)
 class Choice:
     """A decision without arguments: `coin`, `no_coin`, `accept`, `challenge`, `decline`,
@@ -206,7 +114,7 @@ class Choice:
 
     @classmethod
     def from_dict(cls, action: Mapping[str, Any]) -> Choice:
-        _expect_fields(action, str(action["type"]), ())
+        expect_fields(action, str(action["type"]), ())
         return cls(str(action["type"]))
 
     def to_dict(self) -> JSON:
@@ -235,9 +143,9 @@ class PlayCard:
     @classmethod
     def from_dict(cls, action: Mapping[str, Any]) -> PlayCard:
         kind = str(action["type"])
-        _expect_fields(action, kind, ("card",))
+        expect_fields(action, kind, ("card",))
         allowed = range(1, 7) if kind == "reroll" else range(7, 13)
-        return cls(kind, _int_field(action["card"], "card", allowed))
+        return cls(kind, int_field(action["card"], "card", allowed))
 
     def to_dict(self) -> JSON:
         return {"type": self.kind, "card": self.card}
@@ -250,10 +158,10 @@ _KINDS = ("push", "move", *Choice.KINDS, *PlayCard.KINDS)
 def action_from_dict(action: Any) -> Action:
     """The typed action of a wire dict; anything malformed is `bad_message`."""
     if not isinstance(action, Mapping):
-        raise _bad("an action is a JSON object")
+        raise bad("an action is a JSON object")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _KINDS:
-        raise _bad(f"unknown action type {kind!r}; expected one of {', '.join(_KINDS)}")
+        raise bad(f"unknown action type {kind!r}; expected one of {', '.join(_KINDS)}")
     if kind == "push":
         return Push.from_dict(action)
     if kind == "move":
@@ -524,22 +432,22 @@ class MasterEngine:
         """Every rule, before any change; each refusal names its rule."""
         kind = "push" if isinstance(act, Push) else "move" if isinstance(act, Move) else act.kind
         if turn.phase not in self._PHASE_OF[kind].split("|"):
-            raise _illegal(f"phase: {kind} is not allowed in phase {turn.phase}")
+            raise illegal(f"phase: {kind} is not allowed in phase {turn.phase}")
         player = state.players[self.to_move(state) or 0]
         if isinstance(act, Push):
             if act.slot == state.forbidden:
-                raise _illegal(f"no-reverse: {act.slot} undoes {state.last_push}")
+                raise illegal(f"no-reverse: {act.slot} undoes {state.last_push}")
         elif isinstance(act, Move):
             if not state.board.reach_mask_blocked(player.pos, LAIR_MASK) >> act.cell & 1:
                 there, here = cell_name(act.cell), cell_name(player.pos)
-                raise _illegal(
+                raise illegal(
                     f"unreachable: {there} is not connected to {here} (the lair is in no path)"
                 )
         elif isinstance(act, PlayCard):
             if act.card not in player.hand:
-                raise _illegal(f"card: you hold no {act.card} card")
+                raise illegal(f"card: you hold no {act.card} card")
         elif act.kind == "coin" and turn.taken not in player.hand:
-            raise _illegal(f"coin: you hold no {turn.taken} card to match the treasure")
+            raise illegal(f"coin: you hold no {turn.taken} card to match the treasure")
 
     def _do(self, state: MasterState, turn: Turn, act: Action, rng: random.Random) -> list[JSON]:
         if isinstance(act, Push):

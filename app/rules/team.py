@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from app.rules.actions import Push, bad, expect_fields, illegal
 from app.rules.base import JSON, IllegalAction, InvalidOptions
 from app.rules.board import (
     BASE_OPENING,
@@ -65,7 +66,6 @@ from app.rules.classic import (
     L_CREATURES,
     T_CREATURES,
     TREASURES,
-    Push,
 )
 
 VARIANT = "team"
@@ -123,21 +123,6 @@ OPTION_DEFAULTS: dict[str, str] = {
 }
 
 
-def _bad(message: str) -> IllegalAction:
-    return IllegalAction("bad_message", message)
-
-
-def _illegal(message: str) -> IllegalAction:
-    return IllegalAction("illegal", message)
-
-
-def _expect_fields(action: Mapping[str, Any], kind: str, fields: tuple[str, ...]) -> None:
-    expected = {"type", *fields}
-    if set(action) != expected:
-        wanted = ", ".join(sorted(expected))
-        raise _bad(f"a {kind} action has exactly the fields {wanted}; got {sorted(action)}")
-
-
 def _cell_field(value: Any, name: str) -> int:
     """A `[row, col]` pair on the board, as a flat cell; anything else is bad_message."""
     if (
@@ -145,7 +130,7 @@ def _cell_field(value: Any, name: str) -> int:
         or len(value) != 2
         or any(type(v) is not int or not 0 <= v < SIZE for v in value)
     ):
-        raise _bad(f"{name} must be [row, col] with both in 0-6, got {value!r}")
+        raise bad(f"{name} must be [row, col] with both in 0-6, got {value!r}")
     return cell_of(value[0], value[1])
 
 
@@ -156,7 +141,7 @@ def _open_field(value: Any) -> int:
     except ValueError:
         mask = -1
     if mask < 0 or bin(mask).count("1") not in (2, 3):
-        raise _bad(f"open must be the openings of a tile, like 'ES' or 'NEW', got {value!r}")
+        raise bad(f"open must be the openings of a tile, like 'ES' or 'NEW', got {value!r}")
     return mask
 
 
@@ -184,7 +169,7 @@ class Rotate:
 
     @classmethod
     def from_dict(cls, action: Mapping[str, Any]) -> Rotate:
-        _expect_fields(action, "rotate", ("at", "open"))
+        expect_fields(action, "rotate", ("at", "open"))
         return cls(_cell_field(action["at"], "at"), _open_field(action["open"]))
 
     def to_dict(self) -> JSON:
@@ -211,10 +196,10 @@ class Switch:
 
     @classmethod
     def from_dict(cls, action: Mapping[str, Any]) -> Switch:
-        _expect_fields(action, "switch", ("cells",))
+        expect_fields(action, "switch", ("cells",))
         cells = action["cells"]
         if not isinstance(cells, list | tuple) or len(cells) != 2:
-            raise _bad(f"cells must be two [row, col] pairs, got {cells!r}")
+            raise bad(f"cells must be two [row, col] pairs, got {cells!r}")
         return cls(_cell_field(cells[0], "cells[0]"), _cell_field(cells[1], "cells[1]"))
 
     def to_dict(self) -> JSON:
@@ -239,9 +224,9 @@ class Move:
 
     @classmethod
     def from_dict(cls, action: Mapping[str, Any]) -> Move:
-        _expect_fields(action, "move", ("to", "spell"))
+        expect_fields(action, "move", ("to", "spell"))
         if type(action["spell"]) is not bool:
-            raise _bad(f"spell must be true or false, got {action['spell']!r}")
+            raise bad(f"spell must be true or false, got {action['spell']!r}")
         return cls(_cell_field(action["to"], "to"), action["spell"])
 
     def to_dict(self) -> JSON:
@@ -268,7 +253,7 @@ class Orient:
 
     @classmethod
     def from_dict(cls, action: Mapping[str, Any]) -> Orient:
-        _expect_fields(action, "orient", ("open",))
+        expect_fields(action, "orient", ("open",))
         return cls(_open_field(action["open"]))
 
     def to_dict(self) -> JSON:
@@ -292,7 +277,7 @@ class End:
 
     @classmethod
     def from_dict(cls, action: Mapping[str, Any]) -> End:
-        _expect_fields(action, "end", ())
+        expect_fields(action, "end", ())
         return cls()
 
     def to_dict(self) -> JSON:
@@ -308,10 +293,10 @@ _ACTION_TYPES: dict[str, Any] = {
 def action_from_dict(action: Any) -> Action:
     """The typed action of a wire dict; anything malformed is `bad_message`."""
     if not isinstance(action, Mapping):
-        raise _bad("an action is a JSON object")
+        raise bad("an action is a JSON object")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _ACTION_TYPES:
-        raise _bad(
+        raise bad(
             f"unknown action type {kind!r}; expected push, rotate, switch, move, orient or end"
         )
     return _ACTION_TYPES[kind].from_dict(action)  # type: ignore[no-any-return]
@@ -616,7 +601,7 @@ class TeamEngine:
         if seat != turn.seat:
             raise IllegalAction("not_your_turn", f"not_your_turn: it is seat {turn.seat}'s turn")
         if turn.orient_at is not None and not isinstance(act, Orient):
-            raise _illegal("orient-first: lay the tile you turned face up (orient) first")
+            raise illegal("orient-first: lay the tile you turned face up (orient) first")
         handlers = {
             Push: (self._check_push, self._push),
             Rotate: (self._check_rotate, self._rotate),
@@ -653,10 +638,10 @@ class TeamEngine:
 
     def _check_push(self, state: TeamState, turn: Turn, act: Push) -> None:
         if not self._has(state, turn, "push"):
-            raise _illegal("push-spell: your push spell is used this turn")
+            raise illegal("push-spell: your push spell is used this turn")
         refusal = self._push_refusal(state, turn, act.slot)
         if refusal is not None:
-            raise _illegal(refusal)
+            raise illegal(refusal)
 
     def _push(self, state: TeamState, turn: Turn, act: Push) -> list[JSON]:
         """The spare goes in face up; pawns ride along, the ejected tile's onto the
@@ -684,16 +669,16 @@ class TeamEngine:
     def _check_rotate(self, state: TeamState, turn: Turn, act: Rotate) -> None:
         """Checked in an order that never names a face-down tile's shape."""
         if not self._has(state, turn, "rotate"):
-            raise _illegal("rotate-spell: you hold no unused rotate spell")
+            raise illegal("rotate-spell: you hold no unused rotate spell")
         board, where = state.board, cell_name(act.cell)
         if board.info(act.cell).fixed:
-            raise _illegal(f"rotate-spell: {where} is a fixed tile")
+            raise illegal(f"rotate-spell: {where} is a fixed tile")
         if board.tiles[act.cell] in state.down:
-            raise _illegal(f"rotate-spell: {where} is face down")
+            raise illegal(f"rotate-spell: {where} is face down")
         if act.opens not in orientations(board.info(act.cell).shape):
-            raise _illegal(f"rotate-spell: {open_str(act.opens)} does not fit the tile at {where}")
+            raise illegal(f"rotate-spell: {open_str(act.opens)} does not fit the tile at {where}")
         if act.opens == board.opens[act.cell]:
-            raise _illegal(f"rotate-spell: turn {where} to another orientation than it has")
+            raise illegal(f"rotate-spell: turn {where} to another orientation than it has")
 
     def _rotate(self, state: TeamState, turn: Turn, act: Rotate) -> list[JSON]:
         state.board.opens[act.cell] = act.opens
@@ -712,10 +697,10 @@ class TeamEngine:
 
     def _check_switch(self, state: TeamState, turn: Turn, act: Switch) -> None:
         if not self._has(state, turn, "switch"):
-            raise _illegal("switch-spell: you hold no unused switch spell")
+            raise illegal("switch-spell: you hold no unused switch spell")
         if (act.a, act.b) not in self._switches():
             pair = f"{cell_name(act.a)}-{cell_name(act.b)}"
-            raise _illegal(f"switch-spell: {pair} are not two adjacent movable tiles")
+            raise illegal(f"switch-spell: {pair} are not two adjacent movable tiles")
 
     def _switch(self, state: TeamState, turn: Turn, act: Switch) -> list[JSON]:
         """Tiles swap without turning, face-down ones too; pawns go with their tiles."""
@@ -734,21 +719,19 @@ class TeamEngine:
     def _check_move(self, state: TeamState, turn: Turn, act: Move) -> None:
         if turn.moves >= turn.moves_allowed:
             extra = "" if turn.collected else " (a bonus move comes with the first treasure)"
-            raise _illegal(f"one-move: no move left this turn{extra}")
+            raise illegal(f"one-move: no move left this turn{extra}")
         plain, spelled = self._move_targets(state, turn)
         here, there = cell_name(state.players[turn.seat].pos), cell_name(act.cell)
         if act.spell:
             spell = self._move_spell(state, turn)
             if spell is None:
-                raise _illegal("move-spell: you hold no unused traverse, teleport or escape spell")
+                raise illegal("move-spell: you hold no unused traverse, teleport or escape spell")
             if plain >> act.cell & 1:
-                raise _illegal(f"move-spell: {there} is reachable from {here} without {spell}")
+                raise illegal(f"move-spell: {there} is reachable from {here} without {spell}")
             if not spelled >> act.cell & 1:
-                raise _illegal(
-                    f"unreachable: {there} is out of reach from {here} even with {spell}"
-                )
+                raise illegal(f"unreachable: {there} is out of reach from {here} even with {spell}")
         elif not plain >> act.cell & 1:
-            raise _illegal(f"unreachable: {there} is not reachable from {here}")
+            raise illegal(f"unreachable: {there} is not reachable from {here}")
 
     def _move(self, state: TeamState, turn: Turn, act: Move) -> list[JSON]:
         """Walk; onto a face-down tile, turn it face up (phase orient); else collect."""
@@ -781,10 +764,10 @@ class TeamEngine:
 
     def _check_orient(self, state: TeamState, turn: Turn, act: Orient) -> None:
         if turn.orient_at is None:
-            raise _illegal("orient: no tile is waiting to be laid face up")
+            raise illegal("orient: no tile is waiting to be laid face up")
         shape = state.board.info(turn.orient_at).shape
         if act.opens not in orientations(shape):
-            raise _illegal(f"orient: {open_str(act.opens)} is not a way to lay this {shape} tile")
+            raise illegal(f"orient: {open_str(act.opens)} is not a way to lay this {shape} tile")
 
     def _orient(self, state: TeamState, turn: Turn, act: Orient) -> list[JSON]:
         cell = turn.orient_at
