@@ -112,3 +112,16 @@ class Move:
 
     def to_dict(self) -> JSON:
         return {"type": "move", "to": list(self.to)}
+
+
+def from_wire(action: Any, kinds: Mapping[str, Any]) -> Any:
+    """The typed action of a wire dict, by its `type` among `kinds` (type name -> class
+    with `from_dict`); anything malformed is `bad_message`."""
+    if not isinstance(action, Mapping):
+        raise bad("an action is a JSON object")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in kinds:
+        names = list(kinds)
+        expected = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
+        raise bad(f"unknown action type {kind!r}; expected {expected}")
+    return kinds[kind].from_dict(action)

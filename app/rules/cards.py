@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from app.rules.actions import bad, expect_fields, illegal, int_field
+from app.rules.actions import bad, expect_fields, from_wire, illegal, int_field
 from app.rules.base import JSON, IllegalAction, InvalidOptions
 from app.rules.board import BASE_OPENING, open_str, rotate
 
@@ -213,12 +213,7 @@ _ACTION_TYPES: dict[str, type[Place] | type[Take] | type[Discard]] = {
 
 def action_from_dict(action: Any) -> Action:
     """The typed action of a wire dict; anything malformed is `bad_message`."""
-    if not isinstance(action, Mapping):
-        raise bad("an action is a JSON object")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in _ACTION_TYPES:
-        raise bad(f"unknown action type {kind!r}; expected place, take or discard")
-    return _ACTION_TYPES[kind].from_dict(action)
+    return from_wire(action, _ACTION_TYPES)  # type: ignore[no-any-return]
 
 
 def parse_action(text: str) -> Action:

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from app.rules.actions import Move, Push, bad, expect_fields, illegal, int_field
+from app.rules.actions import Move, Push, bad, expect_fields, from_wire, illegal, int_field
 from app.rules.base import JSON, IllegalAction, InvalidOptions
 from app.rules.board import (
     FIXED_CELLS,
@@ -151,12 +151,7 @@ _ACTION_TYPES: dict[str, type[Push] | type[Move] | type[Swap] | type[Pick]] = {
 
 def action_from_dict(action: Any) -> Action:
     """The typed action of a wire dict; anything malformed is `bad_message`."""
-    if not isinstance(action, Mapping):
-        raise bad("an action is a JSON object")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in _ACTION_TYPES:
-        raise bad(f"unknown action type {kind!r}; expected push, move, swap or pick")
-    return _ACTION_TYPES[kind].from_dict(action)
+    return from_wire(action, _ACTION_TYPES)  # type: ignore[no-any-return]
 
 
 def parse_action(text: str) -> Action:

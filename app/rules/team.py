@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from app.rules.actions import Push, bad, expect_fields, illegal
+from app.rules.actions import Push, bad, expect_fields, from_wire, illegal
 from app.rules.base import JSON, IllegalAction, InvalidOptions
 from app.rules.board import (
     BASE_OPENING,
@@ -292,14 +292,7 @@ _ACTION_TYPES: dict[str, Any] = {
 
 def action_from_dict(action: Any) -> Action:
     """The typed action of a wire dict; anything malformed is `bad_message`."""
-    if not isinstance(action, Mapping):
-        raise bad("an action is a JSON object")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in _ACTION_TYPES:
-        raise bad(
-            f"unknown action type {kind!r}; expected push, rotate, switch, move, orient or end"
-        )
-    return _ACTION_TYPES[kind].from_dict(action)  # type: ignore[no-any-return]
+    return from_wire(action, _ACTION_TYPES)  # type: ignore[no-any-return]
 
 
 def parse_action(text: str) -> Action:
