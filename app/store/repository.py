@@ -88,6 +88,11 @@ def _game_record(row: models.Game) -> GameRecord:
     )
 
 
+def _game_row(game: GameRecord, **overrides: Any) -> models.Game:
+    fields = {name: getattr(game, name) for name in GameRecord.__slots__}
+    return models.Game(**(fields | overrides))
+
+
 class Repository:
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self._sessions = sessions
@@ -156,23 +161,7 @@ class Repository:
                 ).rowcount
                 if claimed != 1:
                     return False
-            s.add(
-                models.Game(
-                    id=game.id,
-                    room_code=game.room_code,
-                    variant=game.variant,
-                    options=game.options,
-                    players=game.players,
-                    seed=game.seed,
-                    seed_hash=game.seed_hash,
-                    status=game.status,
-                    seq=game.seq,
-                    result=game.result,
-                    started_at=game.started_at,
-                    finished_at=game.finished_at,
-                    imported=game.imported,
-                )
-            )
+            s.add(_game_row(game))
         return True
 
     def get_game(self, game_id: str) -> GameRecord | None:
@@ -261,23 +250,7 @@ class Repository:
         import is either entirely there or not at all."""
         now = game.finished_at or game.started_at
         with self._tx() as s:
-            s.add(
-                models.Game(
-                    id=game.id,
-                    room_code=None,
-                    variant=game.variant,
-                    options=game.options,
-                    players=game.players,
-                    seed=game.seed,
-                    seed_hash=game.seed_hash,
-                    status=game.status,
-                    seq=game.seq,
-                    result=game.result,
-                    started_at=game.started_at,
-                    finished_at=game.finished_at,
-                    imported=game.imported,
-                )
-            )
+            s.add(_game_row(game, room_code=None))
             s.flush()
             s.add_all(
                 models.Action(
