@@ -4,7 +4,7 @@
  * page controller decides what is active.
  */
 
-import { cellName, slotName, t } from "./i18n.js";
+import { cellName, lang, slotName, t } from "./i18n.js";
 import { drawTile, svg } from "./tiles.js";
 
 const C = 100;           // cell size (SVG units)
@@ -49,6 +49,16 @@ function makeButton(el, label, fn) {
   });
 }
 
+/** What a cell's drawing depends on: the tile's fields and the home drawn on it. */
+function tileSig(tile, home) {
+  let sig = home || "";
+  for (const key in tile) {
+    const value = tile[key];
+    sig += `|${key}:${value !== null && typeof value === "object" ? JSON.stringify(value) : value}`;
+  }
+  return sig;
+}
+
 export class BoardView {
   /**
    * @param {SVGSVGElement} root the board's `<svg>`
@@ -61,6 +71,55 @@ export class BoardView {
     this.handlers = handlers;
     root.setAttribute("viewBox", `0 0 ${BOARD_SIZE} ${BOARD_SIZE}`);
     root.setAttribute("role", "group");
+    /** The layers built once and kept (see `build`); null until the first render. */
+    this.layers = null;
+    /** @type {Animation[]} the slide and glide animations of the last render */
+    this.running = [];
+  }
+
+  /**
+   * The parts that never change (frame, coordinates) and one node per cell, pawn and
+   * arrow. Later renders update these nodes in place, redrawing only what changed, so a
+   * step costs a few tiles, not the whole board.
+   */
+  build() {
+    const root = this.root;
+    root.replaceChildren();
+    const frame = svg("rect", { class: "board-frame", x: 0, y: 0, width: BOARD_SIZE, height: BOARD_SIZE, rx: 24 });
+    const bed = svg("rect", { class: "board-bed", x: M - 6, y: M - 6, width: N * C + 12, height: N * C + 12, rx: 10 });
+
+    // Coordinates: columns a-g, rows 1-7, as in the move notation.
+    const labels = svg("g", { class: "coords", "aria-hidden": "true" });
+    for (let i = 0; i < N; i++) {
+      const mid = M + i * C + C / 2;
+      for (const y of [16, BOARD_SIZE - 16]) labels.append(svg("text", { x: mid, y, "dominant-baseline": "middle", "text-anchor": "middle" }, "abcdefg"[i]));
+      for (const x of [16, BOARD_SIZE - 16]) labels.append(svg("text", { x, y: mid, "dominant-baseline": "middle", "text-anchor": "middle" }, String(i + 1)));
+    }
+    const tiles = svg("g", { class: "tiles" });
+    // The line an arrow would push, shown while pointing at / focusing an arrow.
+    const hint = svg("rect", { class: "line-hint", x: 0, y: 0, width: 0, height: 0, rx: 8 });
+    const cells = svg("g", { class: "cells" });
+    const pawns = svg("g", { class: "pawns" });
+    const arrows = svg("g", { class: "arrows" });
+    const arrowSlots = SLOTS.map(([side, index]) => {
+      const [x, y, angle] = this.arrowPlace(side, index);
+      const outer = svg("g", { transform: `translate(${x} ${y}) rotate(${angle})` });
+      arrows.append(outer);
+      return { outer, sig: null };
+    });
+    root.append(frame, bed, labels, tiles, hint, cells, pawns, arrows);
+    this.layers = {
+      first: frame,
+      lang: lang(),
+      own: new Set([frame, bed, labels, tiles, hint, cells, pawns, arrows]),
+      tiles, hint, cells, pawns, arrows, arrowSlots,
+      /** per cell (r * N + c): {outer, inner, sig} */
+      cells7: new Array(N * N).fill(null),
+      cellsSig: null,
+      /** per pawn, in `view.players` order: {outer, inner, sig} */
+      pawnList: [],
+      label: null,
+    };
   }
 
   /**
@@ -84,115 +143,141 @@ export class BoardView {
     const me = view.you;
     const turnSeat = view.turn ? view.turn.seat : null;
 
+    // Animations of the previous render end here (a rebuilt board used to drop them).
+    for (const a of this.running) a.cancel();
+    this.running = [];
+
     const root = this.root;
-    root.setAttribute("aria-label", t("game.board"));
-    root.replaceChildren();
-    root.append(svg("rect", { class: "board-frame", x: 0, y: 0, width: BOARD_SIZE, height: BOARD_SIZE, rx: 24 }));
-    root.append(svg("rect", { class: "board-bed", x: M - 6, y: M - 6, width: N * C + 12, height: N * C + 12, rx: 10 }));
-
-    // Coordinates: columns a-g, rows 1-7, as in the move notation.
-    const labels = svg("g", { class: "coords", "aria-hidden": "true" });
-    for (let i = 0; i < N; i++) {
-      const mid = M + i * C + C / 2;
-      for (const y of [16, BOARD_SIZE - 16]) labels.append(svg("text", { x: mid, y, "dominant-baseline": "middle", "text-anchor": "middle" }, "abcdefg"[i]));
-      for (const x of [16, BOARD_SIZE - 16]) labels.append(svg("text", { x, y: mid, "dominant-baseline": "middle", "text-anchor": "middle" }, String(i + 1)));
+    // Built once; again after a language change (tooltips) or if the board was cleared.
+    if (!this.layers || root.firstChild !== this.layers.first || this.layers.lang !== lang()) this.build();
+    const L = this.layers;
+    // Whatever a variant laid over the board last time (it lays it again after this).
+    for (const child of [...root.children]) if (!L.own.has(child)) child.remove();
+    const boardLabel = t("game.board");
+    if (L.label !== boardLabel) {
+      root.setAttribute("aria-label", boardLabel);
+      L.label = boardLabel;
     }
-    root.append(labels);
 
-    // Tiles.
-    const tiles = svg("g", { class: "tiles" });
+    // Tiles: a cell is redrawn only when its tile (or home) changed, or when a variant
+    // decorated it (anything beyond the tile drawn here).
     const sliding = [];
+    const myHome = ui.goHome && me !== null && view.players[me] ? view.players[me].home : null;
     for (let r = 0; r < N; r++) {
       for (let c = 0; c < N; c++) {
         const tile = board.tiles[r][c];
-        const outer = svg("g", { transform: `translate(${M + c * C} ${M + r * C})`, "data-cell": `${r},${c}` });
-        const inner = drawTile(tile, { home: homes.get(`${r},${c}`) || null });
-        if (ui.target && tile.treasure === ui.target) inner.classList.add("is-target");
-        if (ui.goHome && me !== null && view.players[me] && view.players[me].home[0] === r && view.players[me].home[1] === c) {
-          inner.classList.add("is-target");
+        const home = homes.get(`${r},${c}`) || null;
+        const sig = tileSig(tile, home);
+        const i = r * N + c;
+        let cell = L.cells7[i];
+        const clean = cell && cell.outer.childNodes.length === 1 && cell.outer.firstChild === cell.inner
+          && cell.outer.attributes.length === 2;
+        if (!clean || cell.sig !== sig) {
+          const outer = svg("g", { transform: `translate(${M + c * C} ${M + r * C})`, "data-cell": `${r},${c}` });
+          const inner = drawTile(tile, { home });
+          outer.append(inner);
+          if (cell) L.tiles.replaceChild(outer, cell.outer);
+          else L.tiles.append(outer);
+          cell = { outer, inner, sig };
+          L.cells7[i] = cell;
         }
-        outer.append(inner);
-        tiles.append(outer);
-        if (ui.animatePush && inLine(r, c, ui.animatePush.side, ui.animatePush.index)) sliding.push(inner);
+        const isTarget = (!!ui.target && tile.treasure === ui.target)
+          || (!!myHome && myHome[0] === r && myHome[1] === c);
+        if (cell.inner.classList.contains("is-target") !== isTarget) cell.inner.classList.toggle("is-target", isTarget);
+        if (ui.animatePush && inLine(r, c, ui.animatePush.side, ui.animatePush.index)) sliding.push(cell.inner);
       }
     }
-    root.append(tiles);
 
-    // The line an arrow would push, shown while pointing at / focusing an arrow.
-    const hint = svg("rect", { class: "line-hint", x: 0, y: 0, width: 0, height: 0, rx: 8 });
-    root.append(hint);
+    // The hint starts hidden, as after any render.
+    if (L.hint.getAttribute("width") !== "0") L.hint.setAttribute("width", 0);
 
     // Cells the player may move to.
-    const cells = svg("g", { class: "cells" });
     const myPos = me !== null && view.players[me] ? view.players[me].pos : null;
-    for (const [key, action] of ui.reachable) {
-      const [r, c] = key.split(",").map(Number);
-      const isStay = myPos && myPos[0] === r && myPos[1] === c;
-      const rect = svg("rect", {
-        class: "reachable" + (isStay ? " stay" : ""),
-        x: M + c * C + 4, y: M + r * C + 4, width: C - 8, height: C - 8, rx: 10,
-        "data-testid": `cell-${r}-${c}`, "data-key": `cell-${r}-${c}`,
-      });
-      makeButton(rect, t("game.move_to", { cell: cellName([r, c]) }), () => this.handlers.onCell(action.to));
-      cells.append(rect);
-    }
-    root.append(cells);
-
-    // Pawns.
-    const pawns = svg("g", { class: "pawns" });
-    let gliding = null;
-    for (const p of view.players) {
-      const [r, c] = p.pos;
-      const [dx, dy] = PAWN_OFFSET[p.seat % 4];
-      const outer = svg("g", { transform: `translate(${M + c * C + C / 2 + dx} ${M + r * C + C / 2 + dy})` });
-      const inner = svg("g", {
-        class: `pawn pawn-${p.color}` + (p.seat === turnSeat ? " turn" : "") + (p.seat === me ? " mine" : ""),
-        "data-testid": `pawn-${p.seat}`, "data-key": `pawn-${p.seat}`,
-      });
-      const label = t("game.pawn", { name: p.name, cell: cellName(p.pos) });
-      inner.append(svg("title", {}, label));
-      if (p.seat === turnSeat) inner.append(svg("circle", { class: "pawn-halo", r: 21 }));
-      inner.append(svg("circle", { class: "pawn-body", r: 15 }));
-      inner.append(svg("circle", { class: "pawn-shine", cx: -5, cy: -5, r: 4.5 }));
-      if (p.seat === me) inner.append(svg("circle", { class: "pawn-you", r: 6 }));
-      if (ui.swappable.has(p.seat)) {
-        inner.classList.add("swappable");
-        inner.append(svg("circle", { class: "pawn-hit", r: 24 }));
-        makeButton(inner, t("game.swap_with", { name: p.name }), () => this.handlers.onPawn(p.seat));
+    const cellsSig = [...ui.reachable.keys()].join(";") + "|" + (myPos ? myPos.join(",") : "") + "|" + t("game.move_to", { cell: "" });
+    if (cellsSig !== L.cellsSig || L.cells.childNodes.length !== ui.reachable.size) {
+      L.cellsSig = cellsSig;
+      const rects = [];
+      for (const [key, action] of ui.reachable) {
+        const [r, c] = key.split(",").map(Number);
+        const isStay = myPos && myPos[0] === r && myPos[1] === c;
+        const rect = svg("rect", {
+          class: "reachable" + (isStay ? " stay" : ""),
+          x: M + c * C + 4, y: M + r * C + 4, width: C - 8, height: C - 8, rx: 10,
+          "data-testid": `cell-${r}-${c}`, "data-key": `cell-${r}-${c}`,
+        });
+        makeButton(rect, t("game.move_to", { cell: cellName([r, c]) }), () => this.handlers.onCell(action.to));
+        rects.push(rect);
       }
-      outer.append(inner);
-      pawns.append(outer);
-      if (ui.animatePush && inLine(r, c, ui.animatePush.side, ui.animatePush.index)) sliding.push(inner);
+      L.cells.replaceChildren(...rects);
+    }
+
+    // Pawns: one node each, redrawn when anything about it changed.
+    let gliding = null;
+    if (L.pawnList.length !== view.players.length) {
+      L.pawns.replaceChildren();
+      L.pawnList = [];
+    }
+    view.players.forEach((p, i) => {
+      const [r, c] = p.pos;
+      const label = t("game.pawn", { name: p.name, cell: cellName(p.pos) });
+      const swappable = ui.swappable.has(p.seat);
+      const swapLabel = swappable ? t("game.swap_with", { name: p.name }) : "";
+      const sig = [p.seat, r, c, p.color, p.seat === turnSeat, p.seat === me, swappable, label, swapLabel].join("|");
+      let pawn = L.pawnList[i];
+      if (!pawn || pawn.sig !== sig || pawn.outer.parentNode !== L.pawns) {
+        const [dx, dy] = PAWN_OFFSET[p.seat % 4];
+        const outer = svg("g", { transform: `translate(${M + c * C + C / 2 + dx} ${M + r * C + C / 2 + dy})` });
+        const inner = svg("g", {
+          class: `pawn pawn-${p.color}` + (p.seat === turnSeat ? " turn" : "") + (p.seat === me ? " mine" : ""),
+          "data-testid": `pawn-${p.seat}`, "data-key": `pawn-${p.seat}`,
+        });
+        inner.append(svg("title", {}, label));
+        if (p.seat === turnSeat) inner.append(svg("circle", { class: "pawn-halo", r: 21 }));
+        inner.append(svg("circle", { class: "pawn-body", r: 15 }));
+        inner.append(svg("circle", { class: "pawn-shine", cx: -5, cy: -5, r: 4.5 }));
+        if (p.seat === me) inner.append(svg("circle", { class: "pawn-you", r: 6 }));
+        if (swappable) {
+          inner.classList.add("swappable");
+          inner.append(svg("circle", { class: "pawn-hit", r: 24 }));
+          makeButton(inner, swapLabel, () => this.handlers.onPawn(p.seat));
+        }
+        outer.append(inner);
+        if (pawn && pawn.outer.parentNode === L.pawns) L.pawns.replaceChild(outer, pawn.outer);
+        else L.pawns.append(outer);
+        pawn = { outer, inner, sig };
+        L.pawnList[i] = pawn;
+      }
+      if (ui.animatePush && inLine(r, c, ui.animatePush.side, ui.animatePush.index)) sliding.push(pawn.inner);
       if (ui.animateMove && ui.animateMove.seat === p.seat) {
         const [fr, fc] = ui.animateMove.from;
-        gliding = { el: inner, dx: (fc - c) * C, dy: (fr - r) * C };
+        gliding = { el: pawn.inner, dx: (fc - c) * C, dy: (fr - r) * C };
       }
-    }
-    root.append(pawns);
+    });
 
-    // Arrows.
-    const arrows = svg("g", { class: "arrows" });
+    // Arrows: redrawn when their state (active, forbidden, last, label) changed.
     const forbidden = board.forbidden;
     const last = board.last_push;
-    for (const [side, index] of SLOTS) {
-      const key = side + index;
+    SLOTS.forEach(([side, index], i) => {
+      const slot = L.arrowSlots[i];
       const name = slotName(side, index);
       const isForbidden = !!forbidden && forbidden.side === side && forbidden.index === index;
-      const active = !isForbidden && ui.activeSlots.has(key);
-      const [x, y, angle] = this.arrowPlace(side, index);
-      const outer = svg("g", { transform: `translate(${x} ${y}) rotate(${angle})` });
+      const active = !isForbidden && ui.activeSlots.has(side + index);
+      const isLast = !!last && last.side === side && last.index === index;
+      const label = isForbidden ? t("game.arrow_forbidden", { slot: name }) : t("game.arrow", { slot: name });
+      const sig = `${active}|${isForbidden}|${isLast}|${label}`;
+      if (slot.sig === sig && slot.outer.childNodes.length === 1) return;
+      slot.sig = sig;
       const g = svg("g", {
-        class: "arrow" + (active ? " active" : "") + (isForbidden ? " forbidden" : "")
-          + (last && last.side === side && last.index === index ? " last" : ""),
+        class: "arrow" + (active ? " active" : "") + (isForbidden ? " forbidden" : "") + (isLast ? " last" : ""),
         "data-testid": `arrow-${side}-${index}`, "data-key": `arrow-${side}-${index}`,
         "data-active": active ? "true" : "false",
       });
       g.append(svg("circle", { class: "arrow-hit", r: 30 }));
       g.append(svg("path", { class: "arrow-shape", d: "M -20 -16 L 20 -16 L 0 16 Z" }));
       if (isForbidden) g.append(svg("path", { class: "arrow-cross", d: "M -11 -11 L 11 11 M 11 -11 L -11 11" }));
-      const label = isForbidden ? t("game.arrow_forbidden", { slot: name }) : t("game.arrow", { slot: name });
       g.append(svg("title", {}, label));
       if (active) {
+        const hint = L.hint;
         makeButton(g, label, () => this.handlers.onArrow(side, index));
         const show = () => this.showLine(hint, side, index);
         const hide = () => hint.setAttribute("width", 0);
@@ -204,12 +289,10 @@ export class BoardView {
         g.setAttribute("aria-disabled", "true");
         g.setAttribute("aria-label", label);
       }
-      outer.append(g);
-      arrows.append(outer);
-    }
-    root.append(arrows);
+      slot.outer.replaceChildren(g);
+    });
 
-    if (focusedKey) {
+    if (focusedKey && !root.contains(document.activeElement)) {
       const again = root.querySelector(`[data-key="${focusedKey}"][tabindex]`);
       if (again) again.focus({ preventScroll: true });
     }
@@ -219,17 +302,17 @@ export class BoardView {
     if (!reduce && ui.animatePush && sliding.length) {
       const [dx, dy] = pushShift(ui.animatePush.side);
       for (const el of sliding) {
-        el.animate(
+        this.running.push(el.animate(
           [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0px, 0px)" }],
           { duration: 250, easing: "ease-out" },
-        );
+        ));
       }
     }
     if (!reduce && gliding && (gliding.dx || gliding.dy)) {
-      gliding.el.animate(
+      this.running.push(gliding.el.animate(
         [{ transform: `translate(${gliding.dx}px, ${gliding.dy}px)` }, { transform: "translate(0px, 0px)" }],
         { duration: 250, easing: "ease-in-out", delay: ui.animatePush ? 150 : 0 },
-      );
+      ));
     }
   }
 

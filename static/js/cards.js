@@ -138,6 +138,9 @@ export class CardsUI {
     const last = msg.last;
     const placed = last && (last.events || []).find((e) => e.type === "placed");
     if (placed) this.lastPlaced = key(placed.pos);
+    // A jump (a re-sync, a replay stepping back or skipping) must not keep the highlight
+    // of a card placed at another step: only the card waiting for its take is known.
+    else if (!consecutive) this.lastPlaced = this.view.turn && this.view.turn.placed ? key(this.view.turn.placed) : null;
     if (!prev || !this.isMyTurn() || this.view.turn.phase !== "take") {
       this.takeSel = new Set();
       this.takeDefaulted = false;
@@ -502,7 +505,21 @@ export class CardsUI {
       iconButton("⤢", t("cards.fit"), () => this.fit(), "zoom-fit"),
       iconButton("+", t("cards.zoom_in"), () => this.zoom(0.8), "zoom-in"));
     if (!me) {
-      panel.append(h("p", { class: "muted" }, t("cards.spectator")), tools);
+      // A finished game (and every replay frame) shows all hands: draw them, rather than
+      // telling the watcher they are secret.
+      const shown = v.players.filter((p) => Array.isArray(p.hand));
+      if (!shown.length) panel.append(h("p", { class: "muted" }, t("cards.spectator")));
+      else panel.append(h("h2", {}, t("cards.hands")));
+      for (const p of shown) {
+        const row = h("div", { class: "hand-row revealed-hand", "data-testid": `revealed-hand-${p.seat}` },
+          colorDot(p.color), h("span", { class: "player-name" }, p.name));
+        for (const card of p.hand) {
+          row.append(h("span", { class: "revealed-card", title: motifName(card.motif), "data-motif": card.motif }, cardIcon(card, 0, 44)));
+        }
+        if (!p.hand.length) row.append(h("span", { class: "muted" }, t("cards.hand_empty")));
+        panel.append(row);
+      }
+      panel.append(tools);
       return;
     }
     panel.append(h("h2", {}, t("cards.hand")));

@@ -8,21 +8,27 @@
  */
 
 import { ApiError, request } from "./api.js";
-import { CardsUI } from "./cards.js";
-import { ClassicUI } from "./classic.js";
 import { byId, colorDot, h } from "./dom.js";
 import { formatDate, formatList, initI18n, onLanguageChange, t } from "./i18n.js";
-import { setupImport } from "./importer.js";
-import { MasterUI } from "./master.js";
-import { TeamUI } from "./team.js";
 import { ensureSprite, TREASURES, treasureIcon, treasureName } from "./tiles.js";
 import { COLORS, variantById } from "./variants.js";
 
-/** Game UIs by variant id: register a variant's UI class here (as in room.js). */
-const REPLAY_UIS = { classic: ClassicUI, cards: CardsUI, master: MasterUI, team: TeamUI };
+/**
+ * Game UIs by variant id: register a variant's UI class here (as in room.js). Loaded on
+ * demand, so that the page fetches only its own variant's modules before the first frame
+ * (the template preloads them while the replay data is on its way).
+ */
+const REPLAY_UIS = {
+  classic: () => import("./classic.js").then((m) => m.ClassicUI),
+  cards: () => import("./cards.js").then((m) => m.CardsUI),
+  master: () => import("./master.js").then((m) => m.MasterUI),
+  team: () => import("./team.js").then((m) => m.TeamUI),
+};
 
 /** Player fields every view shows; any other field of a frame's player is a secret. */
-const PUBLIC_PLAYER_FIELDS = new Set(["seat", "name", "color", "pos", "home", "found", "remaining", "team"]);
+const PUBLIC_PLAYER_FIELDS = new Set(["seat", "name", "color", "pos", "home", "found", "remaining", "team",
+  // master, team and cards: scores, counts, treasure boards and spells are on every view
+  "treasures", "coins", "dragon", "score", "hand_count", "low_count", "board", "spells", "taken"]);
 const TREASURE_SET = new Set(TREASURES);
 
 const page = byId("replay-page");
@@ -79,7 +85,7 @@ function lastOf(k) {
 /** Show step `k`; `consecutive` lets the game UI animate a single step forward. */
 function show(k, consecutive = false) {
   const data = state.data;
-  if (!data) return;
+  if (!data || !state.ui) return;
   const n = data.frames.length - 1;
   const at = Math.max(0, Math.min(n, k));
   const began = performance.now();
@@ -95,7 +101,7 @@ function show(k, consecutive = false) {
   const spent = performance.now() - began;
   if (timings.firstFrame === null) {
     timings.firstFrame = performance.now();
-    requestAnimationFrame(() => {
+    afterPaint().then(() => {
       timings.firstPaint = performance.now();
     });
   } else timings.steps.push(spent);
@@ -371,9 +377,10 @@ function showNews(text) {
   }, 2500);
 }
 
-function createUI(variant) {
-  const Ui = REPLAY_UIS[variant];
-  if (!Ui) return null;
+async function createUI(variant) {
+  const loadUi = REPLAY_UIS[variant];
+  if (!loadUi) return null;
+  const Ui = await loadUi();
   return new Ui(
     {
       board: byId("replay-board"),
@@ -428,6 +435,9 @@ async function load() {
     showError(t("replay.not_finished"));
     return;
   }
+  // The data and the variant's UI module load side by side.
+  const uiReady = createUI(page.dataset.variant);
+  uiReady.catch(() => {});
   try {
     state.data = await request("GET", `/api/games/${encodeURIComponent(gameId)}/replay`);
   } catch (err) {
@@ -436,7 +446,11 @@ async function load() {
     return;
   }
   timings.loaded = performance.now();
-  state.ui = createUI(state.data.variant);
+  try {
+    state.ui = state.data.variant === page.dataset.variant ? await uiReady : await createUI(state.data.variant);
+  } catch {
+    state.ui = null;
+  }
   if (!state.ui) {
     page.dataset.state = "error";
     showError(t("game.unsupported"));
@@ -447,10 +461,22 @@ async function load() {
   renderHead();
   renderPlay();
   show(state.at);
-  // The move list (hundreds of entries) comes after the first frame is on its way.
+  // The move list (hundreds of entries) is built once the first frame is painted.
+  await afterPaint();
   buildMoveList();
   highlight(state.at, state.at);
   page.dataset.state = "ready";
+}
+
+/** Resolves once the next frame's paint is done (a message posted from its rAF). */
+function afterPaint() {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(0);
+    });
+  });
 }
 
 function main() {
@@ -476,9 +502,10 @@ function main() {
   document.addEventListener("keyup", (ev) => {
     if (ev.key === " " && ev.target && ev.target.tagName === "BUTTON") ev.preventDefault();
   });
-  setupImport(byId("import-form"), byId("import-file"), byId("import-error"));
   onLanguageChange(renderAll);
   load();
+  // The import form is far below: its module comes after the replay.
+  import("./importer.js").then((m) => m.setupImport(byId("import-form"), byId("import-file"), byId("import-error")));
 }
 
 main();

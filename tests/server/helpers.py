@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -27,10 +31,15 @@ def start(client: TestClient, code: str, token: str) -> str:
     return response.json()["game_id"]
 
 
-def receive_until(ws: WebSocketTestSession, kind: str, limit: int = 50) -> dict[str, Any]:
-    """The next message of type `kind`, skipping others (room updates, chat)."""
+def receive_until(
+    ws: WebSocketTestSession, kind: str, limit: int = 50, log: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The next message of type `kind`, skipping others (room updates, chat); every message
+    read, skipped or not, is appended to `log` when given (to check all a client got)."""
     for _ in range(limit):
         message = ws.receive_json()
+        if log is not None:
+            log.append(message)
         if message["type"] == kind:
             return message
         if message["type"] == "error":
@@ -93,3 +102,147 @@ def make_variant_room(
         assert joined.status_code == 201, joined.text
         tokens.append(joined.json()["token"])
     return code, tokens
+
+
+# -- driving a whole game over WebSockets, shared by the per-variant and replay tests -----
+
+Chooser = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
+
+
+def legal(ws: WebSocketTestSession, ref: str = "q") -> dict[str, Any]:
+    """Ask for the legal actions; returns the `legal` answer."""
+    ws.send_json({"type": "legal", "id": ref})
+    return receive_until(ws, "legal")
+
+
+def act(ws: WebSocketTestSession, seq: int, action: dict[str, Any], ref: str = "a") -> None:
+    """Send an action for the current `seq` (the answer is read by the caller)."""
+    ws.send_json({"type": "action", "id": ref, "seq": seq, "action": action})
+
+
+def team_pick(
+    view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
+    """Team Edition play: mostly busy (push, rotate, move ...), sometimes ending the turn at
+    once, so that whole games reach both Daedalus's end and collected treasures."""
+    busy = [a for a in actions if a["type"] != "end"]
+    return rng.choice(busy) if busy and rng.random() < 0.8 else rng.choice(actions)
+
+
+def cards_pick(
+    view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
+    """Card-game play: the largest take (listed first) or a random placement, so that
+    takes happen and a game ends in a few dozen actions."""
+    return actions[0] if actions[0]["type"] == "take" else rng.choice(actions)
+
+
+def actor_of(view: dict[str, Any]) -> int:
+    """The seat to act in a running game's view: master's `turn.actor` (a duellist may
+    decide on another's turn), else the turn's seat."""
+    turn = view["turn"]
+    return turn.get("actor", turn["seat"])
+
+
+@dataclass
+class PlayedGame:
+    """A whole game played over WebSockets: every `state` each viewer received, by seq
+    (`seen[None]` is the spectator's), and every message the spectator received."""
+
+    id: str
+    seq: int
+    seen: dict[int | None, list[dict[str, Any]]]
+    spectator_log: list[dict[str, Any]] = field(default_factory=list)
+
+
+def play_whole_game(
+    client: TestClient,
+    variant: str,
+    players: int,
+    choose: Chooser,
+    seed: int = 11,
+    max_actions: int = 2000,
+    **options: Any,
+) -> PlayedGame:
+    """Play a room of `variant` to its end: each mover picks with `choose` from its own
+    view and its `legal` list, every seat and one spectator record every `state`."""
+    names = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"][:players]
+    code, tokens = make_variant_room(client, variant, names, **options)
+    game_id = start(client, code, tokens[0])
+    rng = random.Random(seed)
+    sockets = [client.websocket_connect(f"/ws/{code}") for _ in range(players + 1)]
+    entered = [s.__enter__() for s in sockets]
+    seen: dict[int | None, list[dict[str, Any]]] = {seat: [] for seat in range(players)}
+    seen[None] = []
+    spectator_log: list[dict[str, Any]] = []
+    try:
+        seats, spy = entered[:players], entered[players]
+        for seat, (ws, token) in enumerate(zip(seats, tokens, strict=True)):
+            seen[seat].append(hello(ws, token)[1])
+        spy.send_json({"type": "hello", "token": None})
+        receive_until(spy, "welcome", log=spectator_log)
+        seen[None].append(receive_until(spy, "state", log=spectator_log))
+        assert client.get(f"/api/games/{game_id}").json()["watching"] == 1
+        seq = 0
+        while seen[None][-1]["view"]["status"] == "playing":
+            mover = actor_of(seen[None][-1]["view"])
+            listed = legal(seats[mover])
+            assert listed["seq"] == seq and listed["actions"], listed
+            act(seats[mover], seq, choose(seen[mover][-1]["view"], listed["actions"], rng))
+            seq += 1
+            for seat, ws in enumerate(seats):
+                seen[seat].append(receive_until(ws, "state"))
+            seen[None].append(receive_until(spy, "state", log=spectator_log))
+            assert seq < max_actions, f"{variant}: no end in {max_actions} actions"
+    finally:
+        for s in reversed(sockets):
+            s.__exit__(None, None, None)
+    return PlayedGame(game_id, seq, seen, spectator_log)
+
+
+# -- what each viewer may see while a game runs, per variant ------------------------------
+
+
+def check_master_secrecy(views: list[dict[str, Any]], spy: dict[str, Any]) -> None:
+    """Master: while playing, a seat's view has its own hand only; the spectator's none."""
+    for seat, state in enumerate(views):
+        view = state["view"]
+        if view["status"] == "playing":
+            assert [("hand" in p) for p in view["players"]] == [
+                p["seat"] == seat for p in view["players"]
+            ]
+    if spy["view"]["status"] == "playing":
+        assert all("hand" not in p for p in spy["view"]["players"])
+
+
+def assert_no_team_secret(message: dict[str, Any]) -> None:
+    """Team: a running game's message shows face-down tiles as backs only and no deck order."""
+    text = json.dumps(message)
+    assert "deck_order" not in text
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            if value.get("face_down") is True:
+                assert value == {"face_down": True, "fixed": False}
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(message)
+
+
+def check_cards_secrecy(states: list[dict[str, Any]], spy: dict[str, Any]) -> None:
+    """Cards: each seat sees its own hand only; the spectator none; everyone the counts."""
+    if spy["view"]["status"] != "playing":
+        return
+    assert all("hand" not in p for p in spy["view"]["players"])
+    for seat, state in enumerate(states):
+        for player in state["view"]["players"]:
+            assert ("hand" in player) == (player["seat"] == seat)
+            assert player["hand_count"] == len(
+                states[player["seat"]]["view"]["players"][player["seat"]]["hand"]
+            )
+        drew = [e for e in (state["last"] or {}).get("events", []) if e["type"] == "drew"]
+        assert all(("cards" in e) == (e["seat"] == seat) for e in drew)

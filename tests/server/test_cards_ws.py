@@ -3,38 +3,21 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from fastapi.testclient import TestClient
 
 from app.rules import Game, seed_hash
-from tests.server.helpers import hello, make_variant_room, receive_until, start
+from tests.server.helpers import (
+    act,
+    check_cards_secrecy,
+    hello,
+    legal,
+    make_variant_room,
+    receive_until,
+    start,
+)
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
-
-
-def legal(ws: Any, ref: str = "q") -> dict[str, Any]:
-    ws.send_json({"type": "legal", "id": ref})
-    return receive_until(ws, "legal")
-
-
-def act(ws: Any, seq: int, action: dict[str, Any], ref: str = "a") -> None:
-    ws.send_json({"type": "action", "id": ref, "seq": seq, "action": action})
-
-
-def check_secrets(states: list[dict[str, Any]], spy: dict[str, Any]) -> None:
-    """Each seat sees its own hand only; the spectator sees none; everyone the counts."""
-    if spy["view"]["status"] != "playing":
-        return
-    assert all("hand" not in p for p in spy["view"]["players"])
-    for seat, state in enumerate(states):
-        for player in state["view"]["players"]:
-            assert ("hand" in player) == (player["seat"] == seat)
-            assert player["hand_count"] == len(
-                states[player["seat"]]["view"]["players"][player["seat"]]["hand"]
-            )
-        drew = [e for e in (state["last"] or {}).get("events", []) if e["type"] == "drew"]
-        assert all(("cards" in e) == (e["seat"] == seat) for e in drew)
 
 
 def test_six_players_and_a_spectator_play_a_whole_game(fast_client: TestClient) -> None:
@@ -53,7 +36,7 @@ def test_six_players_and_a_spectator_play_a_whole_game(fast_client: TestClient) 
         states = [hello(ws, token)[1] for ws, token in zip(seats, tokens, strict=True)]
         spy_state = hello(spy, None)[1]
         assert spy_state["view"]["variant"] == "cards" and spy_state["view"]["pile"] == 32
-        check_secrets(states, spy_state)
+        check_cards_secrecy(states, spy_state)
         seq = 0
         for _ in range(200):
             view = spy_state["view"]
@@ -75,7 +58,7 @@ def test_six_players_and_a_spectator_play_a_whole_game(fast_client: TestClient) 
             spy_state = receive_until(spy, "state")
             assert {s["seq"] for s in states} == {seq} and spy_state["seq"] == seq
             assert spy_state["last"]["action"] == action
-            check_secrets(states, spy_state)
+            check_cards_secrecy(states, spy_state)
         final = spy_state["view"]
         assert final["status"] == "finished"
         assert final["pile"] == 0 and all(p["hand"] == [] for p in final["players"])

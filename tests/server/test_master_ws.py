@@ -4,13 +4,12 @@ by the master bot from their own views and `legal` lists, and a spectator watchi
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from fastapi.testclient import TestClient
 
 from app.bots.master import choose
 from app.rules import Game, seed_hash
-from tests.server.helpers import hello, receive_until, start
+from tests.server.helpers import check_master_secrecy, hello, legal, receive_until, start
 
 
 def make_master_room(client: TestClient, names: list[str]) -> tuple[str, list[str]]:
@@ -24,23 +23,6 @@ def make_master_room(client: TestClient, names: list[str]) -> tuple[str, list[st
         assert joined.status_code == 201, joined.text
         tokens.append(joined.json()["token"])
     return code, tokens
-
-
-def legal(ws: Any) -> dict[str, Any]:
-    ws.send_json({"type": "legal", "id": "q"})
-    return receive_until(ws, "legal")
-
-
-def check_secrecy(views: list[dict[str, Any]], spy: dict[str, Any]) -> None:
-    """While playing, a seat's view has its own hand only; the spectator's has none."""
-    for seat, state in enumerate(views):
-        view = state["view"]
-        if view["status"] == "playing":
-            assert [("hand" in p) for p in view["players"]] == [
-                p["seat"] == seat for p in view["players"]
-            ]
-    if spy["view"]["status"] == "playing":
-        assert all("hand" not in p for p in spy["view"]["players"])
 
 
 def test_two_players_and_a_spectator_play_a_whole_master_game(
@@ -74,7 +56,7 @@ def test_two_players_and_a_spectator_play_a_whole_master_game(
             spy_state = receive_until(spy, "state")
             assert {v["seq"] for v in views} == {seq} and spy_state["seq"] == seq
             seen |= {e["type"] for e in spy_state["last"]["events"]}
-            check_secrecy(views, spy_state)
+            check_master_secrecy(views, spy_state)
         final = spy_state["view"]
         assert final["status"] == "finished"
         assert final["result"]["reason"] == "dragon" and final["result"]["winners"]

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from app.bots.greedy import choose
 from app.records import replay_data
 from app.rules import Game, get_engine
-from tests.server.helpers import greedy_record, hello, make_room, receive_until, start
+from tests.server.helpers import greedy_record, make_room, play_whole_game, start
 
 SECRET_PLAYER_FIELDS = {"target", "pile", "peek"}
 
@@ -24,37 +24,8 @@ SECRET_PLAYER_FIELDS = {"target", "pile", "peek"}
 def play_recording(client: TestClient, players: int, **options: Any) -> dict[str, Any]:
     """Play a whole game with greedy bots over WebSockets; return the game id and the
     `state` messages each seat and a spectator received, by seq."""
-    names = ["Ann", "Bob", "Cy", "Di"][:players]
-    code, tokens = make_room(client, names, **options)
-    game_id = start(client, code, tokens[0])
-    rng = random.Random(11)
-    sockets = [client.websocket_connect(f"/ws/{code}") for _ in range(players + 1)]
-    entered = [s.__enter__() for s in sockets]
-    seen: dict[int | None, list[dict[str, Any]]] = {seat: [] for seat in range(players)}
-    seen[None] = []
-    try:
-        seats, spy = entered[:players], entered[players]
-        for seat, (ws, token) in enumerate(zip(seats, tokens, strict=True)):
-            seen[seat].append(hello(ws, token)[1])
-        seen[None].append(hello(spy, None)[1])
-        room = client.get("/api/games", params={"status": "live"}).json()["games"][0]
-        assert room["watching"] == 1
-        seq = 0
-        while seen[None][-1]["view"]["status"] == "playing":
-            mover = seen[0][-1]["view"]["turn"]["seat"]
-            seats[mover].send_json({"type": "legal", "id": "q"})
-            listed = receive_until(seats[mover], "legal")["actions"]
-            action = choose(seen[mover][-1]["view"], listed, rng)
-            seats[mover].send_json({"type": "action", "id": "a", "seq": seq, "action": action})
-            seq += 1
-            for seat, ws in enumerate(seats):
-                seen[seat].append(receive_until(ws, "state"))
-            seen[None].append(receive_until(spy, "state"))
-            assert seq < 2000
-    finally:
-        for s in reversed(sockets):
-            s.__exit__(None, None, None)
-    return {"id": game_id, "seen": seen, "seq": seq}
+    played = play_whole_game(client, "classic", players, choose, seed=11, **options)
+    return {"id": played.id, "seen": played.seen, "seq": played.seq}
 
 
 def test_replay_equals_what_everyone_saw_at_every_step(fast_client: TestClient) -> None:

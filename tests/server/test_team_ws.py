@@ -3,7 +3,6 @@ spectator, every message each of them receives checked for secrets."""
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
@@ -12,7 +11,15 @@ from fastapi.testclient import TestClient
 
 from app.rules import Game, seed_hash
 from app.rules.team import DAEDALUS_CARDS
-from tests.server.helpers import hello, receive_until, start
+from tests.server.helpers import (
+    act,
+    assert_no_team_secret,
+    hello,
+    legal,
+    receive_until,
+    start,
+    team_pick,
+)
 
 
 def team_room(client: TestClient, names: list[str], **options: Any) -> tuple[str, list[str]]:
@@ -26,39 +33,6 @@ def team_room(client: TestClient, names: list[str], **options: Any) -> tuple[str
         assert joined.status_code == 201, joined.text
         tokens.append(joined.json()["token"])
     return code, tokens
-
-
-def legal(ws: Any) -> dict[str, Any]:
-    ws.send_json({"type": "legal", "id": "q"})
-    return receive_until(ws, "legal")
-
-
-def act(ws: Any, seq: int, action: dict[str, Any]) -> None:
-    ws.send_json({"type": "action", "id": "a", "seq": seq, "action": action})
-
-
-def assert_no_secret(message: dict[str, Any]) -> None:
-    """A running game's message shows face-down tiles as backs only and no deck order."""
-    text = json.dumps(message)
-    assert "deck_order" not in text
-
-    def walk(value: Any) -> None:
-        if isinstance(value, dict):
-            if value.get("face_down") is True:
-                assert value == {"face_down": True, "fixed": False}
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-
-    walk(message)
-
-
-def pick(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """Mostly busy (push, rotate, move ...), sometimes ending the turn at once."""
-    busy = [a for a in actions if a["type"] != "end"]
-    return rng.choice(busy) if busy and rng.random() < 0.8 else rng.choice(actions)
 
 
 @pytest.mark.parametrize(
@@ -92,15 +66,15 @@ def test_a_whole_team_game_with_a_spectator(
             mover = spy_state["view"]["turn"]["seat"]
             listed = legal(seats[mover])
             assert listed["seq"] == seq
-            assert_no_secret(listed)
-            act(seats[mover], seq, pick(listed["actions"], rng))
+            assert_no_team_secret(listed)
+            act(seats[mover], seq, team_pick(spy_state["view"], listed["actions"], rng))
             seq += 1
             states = [receive_until(ws, "state") for ws in seats]
             spy_state = receive_until(spy, "state")
             assert {s["seq"] for s in states} == {seq} and spy_state["seq"] == seq
             for state in [*states, spy_state]:
                 if state["view"]["status"] == "playing":
-                    assert_no_secret(state)
+                    assert_no_team_secret(state)
             # cooperative: everyone sees the same game
             assert all(s["view"]["board"] == spy_state["view"]["board"] for s in states)
         final = spy_state["view"]
