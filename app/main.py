@@ -34,7 +34,11 @@ def make_fanout(settings: Settings) -> tuple[Hub, Presence, Any]:
         return LocalHub(), LocalPresence(), None
     from redis import asyncio as aioredis
 
-    redis = aioredis.from_url(settings.redis_url)
+    # A bounded pool that waits for a free connection rather than failing a burst.
+    pool = aioredis.BlockingConnectionPool.from_url(
+        settings.redis_url, max_connections=64, timeout=10
+    )
+    redis = aioredis.Redis(connection_pool=pool)
     process_id = f"{socket.gethostname()}:{os.getpid()}:{id(settings):x}"
     return RedisHub(redis), RedisPresence(redis, process_id), redis
 

@@ -98,7 +98,7 @@ async def player(
     async with websockets.connect(ws_url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         pending: tuple[int, float] | None = None
-        seq = -1
+        seq = asked = -1
         deadline = time.monotonic() + 300  # a bounded run, whatever the server does
         while not done.is_set() and time.monotonic() < deadline:
             try:
@@ -118,7 +118,8 @@ async def player(
                 if len(stats.rtts) >= budget or view["status"] != "playing":
                     done.set()
                     return
-                if view["turn"]["seat"] == seat and pending is None:
+                if view["turn"]["seat"] == seat and pending is None and seq > asked:
+                    asked = seq
                     await ws.send(json.dumps({"type": "legal", "id": str(seq)}))
             elif kind == "legal" and message["actions"] and message["seq"] == seq:
                 action = rng.choice(message["actions"])

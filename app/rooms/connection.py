@@ -25,7 +25,8 @@ class Connection:
     ) -> None:
         self.websocket = websocket
         self.room = room
-        self.greeted = False
+        self.greeted = False  # said hello: counts as present
+        self.welcomed = False  # was sent its welcome: the fan-out may send it updates
         self.seat: int | None = None
         # seq of the last `state` this connection was sent; -1 before any.
         self.sent_seq = -1

@@ -61,6 +61,7 @@ class RedisHub:
         self.channel = channel
         self._deliver: Deliver | None = None
         self._task: asyncio.Task[None] | None = None
+        self._pending: set[asyncio.Task[None]] = set()
         self._ready = asyncio.Event()
 
     async def start(self, deliver: Deliver) -> None:
@@ -82,7 +83,11 @@ class RedisHub:
                     async for raw in pubsub.listen():
                         if raw.get("type") != "message":
                             continue
-                        await self._handle(raw["data"])
+                        # One task per message: a room waiting on the database must not
+                        # hold up the fan-out of every other room.
+                        task = asyncio.create_task(self._handle(raw["data"]))
+                        self._pending.add(task)
+                        task.add_done_callback(self._pending.discard)
             except asyncio.CancelledError:
                 raise
             except Exception:

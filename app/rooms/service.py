@@ -27,7 +27,14 @@ from app.rooms.keys import hash_token, new_game_id, new_room_code, new_seed, new
 from app.rooms.live import LiveGame, dumps
 from app.rooms.presence import LocalPresence, Presence
 from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, seed_hash
-from app.store.repository import GameRecord, Repository, RoomRecord, SeatTaken, StaleWrite
+from app.store.repository import (
+    ActionRecord,
+    GameRecord,
+    Repository,
+    RoomRecord,
+    SeatTaken,
+    StaleWrite,
+)
 
 T = TypeVar("T")
 log = logging.getLogger("app.rooms")
@@ -271,15 +278,21 @@ class RoomService:
         room = await self._room(conn.room)
         seat = None if token is None else await self.seat_for(conn.room, token)
         conn.seat = seat
-        conn.greeted = True
+        # Counted as present from now on, but sent nothing by the fan-out until it has its
+        # welcome and state, so that no update overtakes the welcome or repeats its state.
+        conn.greeted, conn.welcomed = True, False
         async with room.lock:
             await self._reload(room)
             live = await self._live(room)
             if live is not None:
                 await self._catch_up(live)
-        conn.send(dumps({"type": "welcome", "seat": seat, "room": await self._info(room)}))
+        info = await self._info(room)
+        conn.send(dumps({"type": "welcome", "seat": seat, "room": info}))
+        if live is None:
+            live = room.live  # a game may have started while the welcome was built
         if live is not None:
             self._send_state(conn, live, with_history=True)
+        conn.welcomed = True
         await self.hub.publish({"room": conn.room, "kind": "presence"})
 
     async def sync(self, conn: Connection) -> None:
@@ -335,7 +348,17 @@ class RoomService:
                 raise RoomError("stale", "another action was accepted first") from exc
             live.commit(game, conn.seat, action, events)
             new_seq = live.seq
-        await self.hub.publish({"room": conn.room, "kind": "seq", "seq": new_seq})
+        # The committed action rides along, so other processes apply it without reading
+        # the log; one that is further behind still catches up from the log.
+        await self.hub.publish(
+            {
+                "room": conn.room,
+                "kind": "seq",
+                "seq": new_seq,
+                "game": live.id,
+                "action": {"seat": conn.seat, "payload": action},
+            }
+        )
         if live.finished:
             await self.hub.publish({"room": conn.room, "kind": "room"})
             log.info("game finished", extra={"room": conn.room, "game": live.id})
@@ -379,7 +402,7 @@ class RoomService:
         if message.get("kind") == "resync":
             for code in list(self.rooms):
                 await self._deliver({"room": code, "kind": "room"})
-                await self._send_states(self.rooms[code], must_catch_up=True)
+                await self._send_states(self.rooms[code])
             return
         room = self.rooms.get(message.get("room", ""))
         if room is None or not room.connections:
@@ -390,7 +413,7 @@ class RoomService:
             text = dumps(chat)
             spectators_only = chat.get("channel") == "spectators"
             for conn in list(room.connections):
-                if conn.greeted and not (spectators_only and conn.seat is not None):
+                if conn.welcomed and not (spectators_only and conn.seat is not None):
                     conn.send(text)
         elif kind == "room":
             await self._reload(room)
@@ -398,25 +421,32 @@ class RoomService:
         elif kind == "presence":
             await self._broadcast_room(room)
         elif kind == "seq":
-            behind = room.live is not None and room.live.seq < int(message.get("seq", 0))
-            await self._send_states(room, must_catch_up=behind)
+            await self._send_states(room, message)
 
-    async def _send_states(self, room: RoomLive, must_catch_up: bool) -> None:
-        """Send every connection of `room` the current state it has not had yet."""
+    async def _send_states(self, room: RoomLive, message: HubMessage | None = None) -> None:
+        """Bring the live game up to the announced `seq` (or the log's end when no
+        message says), then send every connection the state it has not had yet."""
         async with room.lock:
             live = await self._live(room)
             if live is None:
                 return
-            if must_catch_up:
+            seq = None if message is None else int(message.get("seq", 0))
+            if seq is None:
                 await self._catch_up(live)
+            elif live.seq < seq:
+                carried = message.get("action") if message is not None else None
+                if carried and message.get("game") == live.id and live.seq == seq - 1:
+                    live.extend([ActionRecord(seq, carried["seat"], carried["payload"])])
+                else:
+                    await self._catch_up(live)
         for conn in list(room.connections):
-            if conn.greeted and (conn.game_id != live.id or conn.sent_seq < live.seq):
+            if conn.welcomed and (conn.game_id != live.id or conn.sent_seq < live.seq):
                 self._send_state(conn, live)
 
     async def _broadcast_room(self, room: RoomLive) -> None:
         text = dumps({"type": "room", "room": await self._info(room)})
         for conn in list(room.connections):
-            if conn.greeted:
+            if conn.welcomed:
                 conn.send(text)
 
     def connection_count(self) -> int:
