@@ -296,3 +296,19 @@ def test_two_players_and_a_spectator_play_a_whole_game(fast_client: TestClient) 
 
 def test_a_whole_event_game_with_return_home(fast_client: TestClient) -> None:
     play_to_the_end(fast_client, {"events": True, "return_home": True}, players=3)
+
+
+def test_welcome_comes_first_then_one_state(client: TestClient) -> None:
+    """Nothing overtakes the welcome, and the state it brings is not sent twice."""
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_json({"type": "hello", "token": tokens[1]})
+        assert ws.receive_json()["type"] == "welcome"
+        state = ws.receive_json()
+        assert state["type"] == "state" and "history" in state
+        ws.send_json({"type": "ping"})
+        between = []
+        while (message := ws.receive_json())["type"] != "pong":
+            between.append(message["type"])
+        assert "state" not in between and "welcome" not in between
