@@ -65,7 +65,8 @@ class Peer:
     """A protocol client over a real socket, with a timeout on every wait."""
 
     def __init__(self, ws_base: str, code: str, token: str | None) -> None:
-        self.ws: ClientConnection = connect(f"{ws_base}/ws/{code}", max_size=2**22)
+        # Entered as a context manager (websockets' supported way), left in close().
+        self.ws: ClientConnection = connect(f"{ws_base}/ws/{code}", max_size=2**22).__enter__()
         self.send({"type": "hello", "token": token})
         self.welcome = self.until("welcome")
 
@@ -92,4 +93,4 @@ class Peer:
         return self.until("legal")
 
     def close(self) -> None:
-        self.ws.close()
+        self.ws.__exit__(None, None, None)
