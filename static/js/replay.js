@@ -149,7 +149,8 @@ function highlight(previous, at) {
 function scrollToEntry(entry) {
   if (!entry.classList.contains("current")) return;
   const list = els.moves;
-  const top = entry.offsetTop - list.offsetTop;
+  // Measured from the boxes, not offsetTop, which depends on which ancestor is contained.
+  const top = entry.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
   if (top < list.scrollTop) list.scrollTop = top;
   else if (top + entry.offsetHeight > list.scrollTop + list.clientHeight) {
     list.scrollTop = top + entry.offsetHeight - list.clientHeight;

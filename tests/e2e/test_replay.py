@@ -27,6 +27,20 @@ def current_entry(page: Any) -> int:
     return int(page.get_attribute(".replay-entry.current", "data-step"))
 
 
+def current_entry_in_view(page: Any) -> bool:
+    """Whether the highlighted move is scrolled into the move list's visible part."""
+    return bool(
+        page.evaluate(
+            """() => {
+              const list = document.getElementById("replay-moves");
+              const box = list.getBoundingClientRect();
+              const entry = list.querySelector(".replay-entry.current").getBoundingClientRect();
+              return entry.top >= box.top - 1 && entry.bottom <= box.bottom + 1;
+            }"""
+        )
+    )
+
+
 def test_keyboard_steps_through_a_replay(server: str, browser: Any) -> None:
     game_id, record = import_game(server, events=True)
     last = len(record["actions"])
@@ -49,6 +63,9 @@ def test_keyboard_steps_through_a_replay(server: str, browser: Any) -> None:
 
     page.keyboard.press("End")
     assert at(page) == last and current_entry(page) == last
+    page.wait_for_function("() => true")  # the list scrolls in the next animation frame
+    page.wait_for_timeout(100)
+    assert current_entry_in_view(page)
     assert page.is_visible('[data-testid="result-banner"]')
     assert page.text_content("#replay-position").strip().startswith(f"Move {last}")
     page.keyboard.press("ArrowRight")  # already at the end: stays
