@@ -27,18 +27,12 @@ def current_entry(page: Any) -> int:
     return int(page.get_attribute(".replay-entry.current", "data-step"))
 
 
-def current_entry_in_view(page: Any) -> bool:
-    """Whether the highlighted move is scrolled into the move list's visible part."""
-    return bool(
-        page.evaluate(
-            """() => {
-              const list = document.getElementById("replay-moves");
-              const box = list.getBoundingClientRect();
-              const entry = list.querySelector(".replay-entry.current").getBoundingClientRect();
-              return entry.top >= box.top - 1 && entry.bottom <= box.bottom + 1;
-            }"""
-        )
-    )
+CURRENT_ENTRY_IN_VIEW = """() => {
+  const list = document.getElementById("replay-moves");
+  const box = list.getBoundingClientRect();
+  const entry = list.querySelector(".replay-entry.current").getBoundingClientRect();
+  return entry.top >= box.top - 1 && entry.bottom <= box.bottom + 1;
+}"""
 
 
 def test_keyboard_steps_through_a_replay(server: str, browser: Any) -> None:
@@ -63,9 +57,8 @@ def test_keyboard_steps_through_a_replay(server: str, browser: Any) -> None:
 
     page.keyboard.press("End")
     assert at(page) == last and current_entry(page) == last
-    page.wait_for_function("() => true")  # the list scrolls in the next animation frame
-    page.wait_for_timeout(100)
-    assert current_entry_in_view(page)
+    # the list scrolls the highlighted move into view in the next animation frame
+    page.wait_for_function(CURRENT_ENTRY_IN_VIEW, timeout=3000)
     assert page.is_visible('[data-testid="result-banner"]')
     assert page.text_content("#replay-position").strip().startswith(f"Move {last}")
     page.keyboard.press("ArrowRight")  # already at the end: stays
