@@ -35,6 +35,17 @@ class InvalidOptions(ValueError):
     """Room options that the variant does not accept (unknown key, wrong type)."""
 
 
+def no_options(raw: Mapping[str, Any] | None, variant: str) -> JSON:
+    """The options of a variant that has none: nothing, or an empty object."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise InvalidOptions("options must be an object")
+    if raw:
+        raise InvalidOptions(f"unknown {variant} option(s): {', '.join(map(str, sorted(raw)))}")
+    return {}
+
+
 def rng_for(seed: str, seq: int) -> random.Random:
     """The random source for setup (`seq == 0`) or for the action that produces `seq`.
 

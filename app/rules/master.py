@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from app.rules.actions import Move, Push, bad, expect_fields, illegal, int_field
-from app.rules.base import JSON, IllegalAction, InvalidOptions
+from app.rules.base import JSON, IllegalAction, InvalidOptions, no_options
 from app.rules.board import (
     SLOTS,
     Board,
@@ -311,8 +311,7 @@ class MasterEngine:
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> JSON:
         """Master has no options: only an empty object (or none) is accepted."""
-        if raw is None:
-            return {}
+        return no_options(raw, VARIANT)
         if not isinstance(raw, Mapping):
             raise InvalidOptions("options must be an object")
         if raw:
