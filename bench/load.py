@@ -5,6 +5,7 @@
     python bench/load.py --url http://127.0.0.1:8000   # against a running server
     python bench/load.py --think 500          # players pause 0-1 s before acting
     python bench/load.py --rooms 200 --postgres                  # one process, PostgreSQL
+    python bench/load.py --rooms 200 --postgres --redis-hub      # one process, Redis hub
     python bench/load.py --rooms 200 --postgres --processes 2    # two processes + Redis
 
 With several processes, each room's two players and its spectator are connected to
@@ -197,6 +198,7 @@ async def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="servers to spawn")
     parser.add_argument("--postgres", action="store_true", help="spawned servers use PostgreSQL")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="hub for >1 process")
+    parser.add_argument("--redis-hub", action="store_true", help="use Redis with 1 process too")
     parser.add_argument("--rooms", type=int, default=50)
     parser.add_argument("--actions", type=int, default=40, help="actions per room")
     parser.add_argument(
@@ -221,7 +223,7 @@ async def main() -> None:
             else:
                 database_url = f"sqlite:///{Path(tempfile.mkdtemp()) / 'load.sqlite3'}"
                 database = "SQLite"
-            redis_url = args.redis if args.processes > 1 else None
+            redis_url = args.redis if args.processes > 1 or args.redis_hub else None
             for _ in range(args.processes):
                 port = free_port()
                 servers.append(spawn_server(database_url, port, redis_url))
@@ -260,7 +262,7 @@ async def run(
     done.set()
     await sampler
     n = len(stats.rtts)
-    hub = "Redis hub" if len(urls) > 1 else "in-process hub"
+    hub = "Redis hub" if len(urls) > 1 or args.redis_hub else "in-process hub"
     print(
         f"servers: {len(urls)} ({database}, {hub}); rooms: {args.rooms} x (2 players + "
         f"1 spectator), {args.actions} actions each, think {args.think:.0f} ms"
