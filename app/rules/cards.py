@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from app.rules.actions import bad, expect_fields, from_wire, illegal, int_field
-from app.rules.base import JSON, IllegalAction, InvalidOptions, no_options
+from app.rules.base import JSON, IllegalAction, no_options
 from app.rules.board import BASE_OPENING, open_str, rotate
 
 VARIANT = "cards"
@@ -406,11 +406,6 @@ class CardsEngine:
     def parse_options(self, raw: Mapping[str, Any] | None) -> JSON:
         """The card game has no options: only an empty object (or none) is accepted."""
         return no_options(raw, VARIANT)
-        if not isinstance(raw, Mapping):
-            raise InvalidOptions("options must be an object")
-        if raw:
-            raise InvalidOptions(f"unknown cards option(s): {', '.join(map(str, sorted(raw)))}")
-        return {}
 
     def setup(self, players: Sequence[str], options: JSON, rng: random.Random) -> CardsState:
         """One shuffle, two cards a seat, the 2 x 2 start in random orientations, the pile."""

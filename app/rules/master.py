@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from app.rules.actions import Move, Push, bad, expect_fields, illegal, int_field
-from app.rules.base import JSON, IllegalAction, InvalidOptions, no_options
+from app.rules.base import JSON, IllegalAction, no_options
 from app.rules.board import (
     SLOTS,
     Board,
@@ -312,11 +312,6 @@ class MasterEngine:
     def parse_options(self, raw: Mapping[str, Any] | None) -> JSON:
         """Master has no options: only an empty object (or none) is accepted."""
         return no_options(raw, VARIANT)
-        if not isinstance(raw, Mapping):
-            raise InvalidOptions("options must be an object")
-        if raw:
-            raise InvalidOptions(f"unknown master option(s): {', '.join(map(str, sorted(raw)))}")
-        return {}
 
     def setup(self, players: Sequence[str], options: JSON, rng: random.Random) -> MasterState:
         """Tiles, dragon facing, 1-6 tokens, 1-6 cards, 7-12 cards (module docstring)."""
