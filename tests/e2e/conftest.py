@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,27 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "free_port", "http_json"]
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "free_port", "http_json", "join_room"]
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this folder is a browser test; each is skipped, saying why, only on a
+    machine without Debian's chromium (`.ci/run` and `scripts/test` install it)."""
+    missing = not Path(CHROMIUM).exists()
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
+            if missing:
+                item.add_marker(pytest.mark.skip(reason=f"no Chromium at {CHROMIUM}"))
+
+
+def join_room(page: Any, url: str, name: str, seat: int) -> None:
+    """Take a seat from the room page, as a person would, and wait until it is ours."""
+    page.goto(url)
+    page.fill("[data-testid=join-name]", name)
+    page.click("[data-testid=join-button]")
+    page.wait_for_selector(f"[data-testid=seat-{seat}].mine")
 
 
 @pytest.fixture

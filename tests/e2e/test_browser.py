@@ -7,26 +7,11 @@ browser is Debian's chromium driven by Playwright (never a downloaded browser).
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
-
-from tests.e2e.conftest import CHROMIUM, http_json
-
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}"),
-]
+from tests.e2e.conftest import http_json, join_room
 
 PUSH_NOTATION = re.compile(r"^[NESW][a-g1-7](\+[1-3])?$")
 CELL_NOTATION = re.compile(r"^[a-g][1-7]$")
-
-
-def _join(page, url: str, name: str, seat: int) -> None:
-    page.goto(url)
-    page.fill("[data-testid=join-name]", name)
-    page.click("[data-testid=join-button]")
-    page.wait_for_selector(f"[data-testid=seat-{seat}].mine")
 
 
 def test_two_players_push_and_move(server: str, browser) -> None:
@@ -46,8 +31,8 @@ def test_two_players_push_and_move(server: str, browser) -> None:
     a.on("pageerror", lambda e: errors.append(f"A: {e}"))
     b.on("pageerror", lambda e: errors.append(f"B: {e}"))
 
-    _join(a, url, "Ann <b>x</b>", 0)
-    _join(b, url, "Bob", 1)
+    join_room(a, url, "Ann <b>x</b>", 0)
+    join_room(b, url, "Bob", 1)
 
     # Names are text: the markup shows as typed and creates no element.
     a.wait_for_selector("[data-testid=seat-1] .seat-name")

@@ -3,25 +3,10 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
-
-from tests.e2e.conftest import CHROMIUM, http_json
-
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}"),
-]
+from tests.e2e.conftest import http_json, join_room
 
 PLACE = re.compile(r"^h[01]@-?\d+,-?\d+(\+[1-3])?$")
-
-
-def _join(page, url: str, name: str, seat: int) -> None:
-    page.goto(url)
-    page.fill("[data-testid=join-name]", name)
-    page.click("[data-testid=join-button]")
-    page.wait_for_selector(f"[data-testid=seat-{seat}].mine")
 
 
 def test_place_a_card_by_clicking_a_lit_cell(server: str, browser) -> None:
@@ -37,8 +22,8 @@ def test_place_a_card_by_clicking_a_lit_cell(server: str, browser) -> None:
     errors: list[str] = []
     a.on("pageerror", lambda e: errors.append(f"A: {e}"))
     b.on("pageerror", lambda e: errors.append(f"B: {e}"))
-    _join(a, url, "Ann", 0)
-    _join(b, url, "Bob", 1)
+    join_room(a, url, "Ann", 0)
+    join_room(b, url, "Bob", 1)
     assert a.locator("[data-testid=seat-list] li").count() == 6  # six seats in the lobby
     a.click("[data-testid=start-button]")
 

@@ -18,13 +18,8 @@ import pytest
 
 from app.bots.master import choose as master_choose
 from app.rules import Game
-from tests.e2e.conftest import CHROMIUM, http_json
+from tests.e2e.conftest import http_json
 from tests.server.helpers import Chooser, cards_pick, team_pick
-
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}"),
-]
 
 VIEWPORT = {"viewport": {"width": 1300, "height": 900}}
 
