@@ -7,6 +7,7 @@
  */
 
 import { colorDot, h } from "./dom.js";
+import { GameUI } from "./game-ui.js";
 import { formatList, t } from "./i18n.js";
 import { drawTile, SVG_NS, svg } from "./tiles.js";
 
@@ -87,12 +88,13 @@ function cardIcon(card, rotation, size) {
 
 const key = (pos) => `${pos[0]},${pos[1]}`;
 
-export class CardsUI {
+export class CardsUI extends GameUI {
   /**
    * @param {Record<string, HTMLElement>} els the page's game elements (`hand`: the hand panel)
    * @param {import("./classic.js").GameContext} ctx
    */
   constructor(els, ctx) {
+    super();
     ensureCardSprite();
     this.els = els;
     this.ctx = ctx;
@@ -161,32 +163,6 @@ export class CardsUI {
       this.takeSel = new Set(first.cards.map(key));
       this.takeDefaulted = true;
     }
-    this.render({});
-  }
-
-  retryLegal() {
-    if (this.isMyTurn() && this.legal === null) this.ctx.requestLegal();
-  }
-
-  refused() {
-    this.clearPending();
-    this.render({});
-  }
-
-  clearPending() {
-    this.pending = false;
-    clearTimeout(this.pendingTimer);
-  }
-
-  act(action) {
-    if (this.pending || !this.isMyTurn()) return;
-    if (!this.ctx.sendAction(action)) return;
-    this.pending = true;
-    clearTimeout(this.pendingTimer);
-    this.pendingTimer = setTimeout(() => {
-      this.pending = false;
-      this.render({});
-    }, 5000);
     this.render({});
   }
 

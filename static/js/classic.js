@@ -6,6 +6,7 @@
 
 import { BoardView } from "./board.js";
 import { colorDot, h } from "./dom.js";
+import { GameUI } from "./game-ui.js";
 import { formatList, t } from "./i18n.js";
 import { drawTile, eventIcon, eventName, svg, treasureIcon, treasureName } from "./tiles.js";
 
@@ -18,12 +19,13 @@ import { drawTile, eventIcon, eventName, svg, treasureIcon, treasureName } from 
  * @property {(seat: number) => boolean|null} isConnected the seat's connection, if known
  */
 
-export class ClassicUI {
+export class ClassicUI extends GameUI {
   /**
    * @param {Record<string, HTMLElement>} els the page's game elements
    * @param {GameContext} ctx
    */
   constructor(els, ctx) {
+    super();
     this.els = els;
     this.ctx = ctx;
     /** @type {object|null} */
@@ -93,35 +95,6 @@ export class ClassicUI {
   setLegal(msg) {
     if (!this.view || msg.seq !== this.view.seq) return;
     this.legal = msg.actions || [];
-    this.render({});
-  }
-
-  /** Ask for the legal actions again if they are still missing. */
-  retryLegal() {
-    if (this.isMyTurn() && this.legal === null) this.ctx.requestLegal();
-  }
-
-  /** A refused action: unlock the controls. */
-  refused() {
-    this.clearPending();
-    this.render({});
-  }
-
-  clearPending() {
-    this.pending = false;
-    clearTimeout(this.pendingTimer);
-  }
-
-  /** Send an action once; further clicks wait for the answer. */
-  act(action) {
-    if (this.pending || !this.isMyTurn()) return;
-    if (!this.ctx.sendAction(action)) return;
-    this.pending = true;
-    clearTimeout(this.pendingTimer);
-    this.pendingTimer = setTimeout(() => {
-      this.pending = false;
-      this.render({});
-    }, 5000);
     this.render({});
   }
 
