@@ -22,6 +22,10 @@ class Settings(BaseSettings):
     # Per connection: a burst of `rate_burst` messages, refilled at `rate_per_second`.
     rate_burst: int = 40
     rate_per_second: float = 20.0
+    # Finished games whose replay each process keeps built (about 30 KiB each, gzipped).
+    replay_cache_size: int = 256
+    # Processes that build replays beside each server process (0: a worker thread).
+    replay_processes: int = 1
 
 
 @lru_cache

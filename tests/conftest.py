@@ -37,7 +37,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 @pytest.fixture
 def client(database_url: str) -> Iterator[TestClient]:
-    app = create_app(Settings(database_url=database_url))
+    # Replays build in a worker thread here: a build process per test app would only
+    # slow the suite (tests/server/test_replay.py runs one with a process).
+    app = create_app(Settings(database_url=database_url, replay_processes=0))
     with TestClient(app) as test_client:
         yield test_client
 
@@ -45,6 +47,10 @@ def client(database_url: str) -> Iterator[TestClient]:
 @pytest.fixture
 def fast_client(database_url: str) -> Iterator[TestClient]:
     """A client whose connections may send as fast as a bot plays (no rate limit in the way)."""
-    app = create_app(Settings(database_url=database_url, rate_burst=10_000, rate_per_second=1e6))
+    app = create_app(
+        Settings(
+            database_url=database_url, rate_burst=10_000, rate_per_second=1e6, replay_processes=0
+        )
+    )
     with TestClient(app) as test_client:
         yield test_client

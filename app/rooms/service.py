@@ -76,6 +76,8 @@ class RoomService:
         self.metrics = metrics or Metrics()
         self.metrics.track(self.connection_count, lambda: len(self.rooms))
         self.rooms: dict[str, RoomLive] = {}
+        # Called with the game id when a game ends here (the replay starts building).
+        self.on_finished: list[Callable[[str], None]] = []
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
         return await to_thread.run_sync(fn, *args)
@@ -362,6 +364,8 @@ class RoomService:
         if live.finished:
             await self.hub.publish({"room": conn.room, "kind": "room"})
             log.info("game finished", extra={"room": conn.room, "game": live.id})
+            for hook in self.on_finished:
+                hook(live.id)
         self.metrics.actions.inc()
         self.metrics.latency.observe(time.perf_counter() - arrived)
 

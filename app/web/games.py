@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import threading
-from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -17,7 +15,8 @@ from anyio import to_thread
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 
-from app.records import InvalidRecord, replay_data, replay_finished, verify
+from app.records import InvalidRecord, replay_finished, verify
+from app.replays import iso, record_of, require_finished
 from app.rooms.errors import RoomError, not_found
 from app.rooms.keys import new_game_id
 from app.rooms.service import RoomService
@@ -31,11 +30,6 @@ Service = Annotated[RoomService, Depends(get_service)]
 Repo = Annotated[Repository, Depends(get_repo)]
 
 MAX_IMPORT_BYTES = 4 * 1024 * 1024
-REPLAY_CACHE_SIZE = 32
-
-
-def iso(value: Any) -> str | None:
-    return None if value is None else value.isoformat()
 
 
 def game_summary(game: GameRecord) -> dict[str, Any]:
@@ -93,20 +87,8 @@ async def _game(repo: Repository, game_id: str) -> GameRecord:
     return game
 
 
-def _finished(game: GameRecord, what: str) -> None:
-    if game.status != "finished":
-        raise RoomError("game_live", f"the {what} is published when the game ends", 409)
-
-
 async def _record(repo: Repository, game: GameRecord) -> dict[str, Any]:
-    actions = await to_thread.run_sync(repo.actions, game.id, 0)
-    return {
-        "variant": game.variant,
-        "options": game.options,
-        "players": game.players,
-        "seed": game.seed,
-        "actions": [{"seq": a.seq, "seat": a.seat, "action": a.payload} for a in actions],
-    }
+    return record_of(game, await to_thread.run_sync(repo.actions, game.id, 0))
 
 
 @router.get("/games/{game_id}")
@@ -129,7 +111,7 @@ async def get_record(game_id: str, repo: Repo) -> dict[str, Any]:
     """The protocol's record, plus `id`, `seed_hash` and `result` (ext) so that a record
     file alone can be verified and re-imported."""
     game = await _game(repo, game_id)
-    _finished(game, "record")
+    require_finished(game, "record")
     return await _record(repo, game) | {
         "id": game.id,
         "seed_hash": game.seed_hash,
@@ -137,69 +119,20 @@ async def get_record(game_id: str, repo: Repo) -> dict[str, Any]:
     }
 
 
-class ReplayCache:
-    """Replays of finished games never change: keep the last few serialised (plain and
-    gzipped) so that opening a popular replay costs no re-play and no compression."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._items: OrderedDict[str, tuple[bytes, bytes]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> tuple[bytes, bytes] | None:
-        with self._lock:
-            item = self._items.get(key)
-            if item is not None:
-                self._items.move_to_end(key)
-            return item
-
-    def put(self, key: str, item: tuple[bytes, bytes]) -> None:
-        with self._lock:
-            self._items[key] = item
-            self._items.move_to_end(key)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-
-
-replay_cache = ReplayCache(REPLAY_CACHE_SIZE)
-
-
-def _replay_bytes(game: GameRecord, record: dict[str, Any]) -> tuple[bytes, bytes]:
-    body = {
-        "id": game.id,
-        "room": game.room_code,
-        "variant": game.variant,
-        "options": game.options,
-        "players": game.players,
-        "seq": game.seq,
-        "seed_hash": game.seed_hash,
-        "seed": game.seed,
-        "result": game.result,
-        "imported": game.imported,
-        "started_at": iso(game.started_at),
-        "finished_at": iso(game.finished_at),
-        **replay_data(record),
-    }
-    raw = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
-    return raw, gzip.compress(raw, compresslevel=6)
-
-
 @router.get("/games/{game_id}/replay")
-async def get_replay(game_id: str, request: Request, repo: Repo) -> Response:
-    """The moves and one all-revealed frame per step of a finished game."""
-    item = replay_cache.get(game_id)
-    if item is None:
-        game = await _game(repo, game_id)
-        _finished(game, "replay")
-        record = await _record(repo, game)
-        item = await to_thread.run_sync(_replay_bytes, game, record)
-        replay_cache.put(game_id, item)
-    raw, packed = item
+async def get_replay(
+    game_id: str,
+    request: Request,
+    frames: Literal["full", "patches"] = "full",
+) -> Response:
+    """The moves and one all-revealed frame per step of a finished game: every frame
+    whole, or (`?frames=patches`, ext) the first one and the patches to each next one."""
+    packed = await request.app.state.replays.body(game_id, frames)
     headers = {"Cache-Control": "public, max-age=3600", "Vary": "Accept-Encoding"}
     if "gzip" in request.headers.get("accept-encoding", ""):
         headers["Content-Encoding"] = "gzip"
         return Response(packed, media_type="application/json", headers=headers)
-    return Response(raw, media_type="application/json", headers=headers)
+    return Response(gzip.decompress(packed), media_type="application/json", headers=headers)
 
 
 async def _read_record(request: Request) -> Any:
@@ -243,6 +176,7 @@ async def import_game(request: Request, repo: Repo) -> dict[str, Any]:
     """Re-play an uploaded record; a valid finished one is stored as an imported game."""
     record = await _read_record(request)
     stored = await to_thread.run_sync(_import, repo, record)
+    request.app.state.replays.warm(stored.id)
     return {"id": stored.id, "url": f"/replay/{stored.id}", "seq": stored.seq}
 
 
@@ -251,7 +185,7 @@ async def verify_game(game_id: str, repo: Repo) -> dict[str, Any]:
     """Re-play the stored record from the revealed seed and compare with what was
     published: the seed hash from the start, the final seq and the result."""
     game = await _game(repo, game_id)
-    _finished(game, "seed")
+    require_finished(game, "seed")
     record = await _record(repo, game)
     outcome = await to_thread.run_sync(verify, record, game.seed_hash, game.seq, game.result)
     return outcome.to_dict() | {

@@ -11,6 +11,19 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from app.patches import apply as apply_patch
+
+
+def check_patched_replay(client: TestClient, game_id: str, full: dict[str, Any]) -> None:
+    """`?frames=patches` (the replay page's encoding) rebuilds exactly the whole frames,
+    compared as JSON (where `true` is not `1`), with every other field the same."""
+    patched = client.get(f"/api/games/{game_id}/replay", params={"frames": "patches"}).json()
+    frames = [patched.pop("start")]
+    for ops in patched.pop("patches"):
+        frames.append(apply_patch(frames[-1], ops))
+    assert json.dumps(frames, sort_keys=True) == json.dumps(full["frames"], sort_keys=True)
+    assert patched == {key: value for key, value in full.items() if key != "frames"}
+
 
 def make_room(client: TestClient, names: list[str], **options: Any) -> tuple[str, list[str]]:
     """A classic room with these players seated; returns (code, tokens)."""

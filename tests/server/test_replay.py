@@ -14,9 +14,17 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.bots.greedy import choose
+from app.config import Settings
+from app.main import create_app
 from app.records import replay_data
 from app.rules import Game, get_engine
-from tests.server.helpers import greedy_record, make_room, play_whole_game, start
+from tests.server.helpers import (
+    check_patched_replay,
+    greedy_record,
+    make_room,
+    play_whole_game,
+    start,
+)
 
 SECRET_PLAYER_FIELDS = {"target", "pile", "peek"}
 
@@ -52,6 +60,7 @@ def test_replay_equals_what_everyone_saw_at_every_step(fast_client: TestClient) 
             assert seen[move["seat"]][k]["last"]["notation"] == move["notation"]
     assert replay["result"] == seen[None][-1]["view"]["result"]
     assert replay["seed_hash"] and replay["seed"] and replay["imported"] is False
+    check_patched_replay(fast_client, game_id, replay)
 
 
 def test_a_spectator_never_receives_a_secret(fast_client: TestClient) -> None:
@@ -120,6 +129,15 @@ def test_the_replay_is_served_gzipped(client: TestClient) -> None:
     response = client.get(f"/api/games/{game_id}/replay", headers={"Accept-Encoding": "gzip"})
     assert response.headers["content-encoding"] == "gzip"
     assert len(response.json()["frames"]) == len(record["actions"]) + 1
+    patched = client.get(
+        f"/api/games/{game_id}/replay?frames=patches", headers={"Accept-Encoding": "gzip"}
+    )
+    assert patched.headers["content-encoding"] == "gzip"
+    assert len(patched.json()["patches"]) == len(record["actions"])
+    # without gzip, the same body plain
+    plain = client.get(f"/api/games/{game_id}/replay", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.json() == response.json()
+    assert client.get(f"/api/games/{game_id}/replay?frames=nope").status_code == 422
 
 
 def import_error(client: TestClient, record: Any) -> str:
@@ -245,3 +263,16 @@ def test_every_variant_replays_frame_by_frame() -> None:
             expected = engine.reveal(Game.from_record(record, upto=k).state)
             assert data["frames"][k] == expected, (variant, k)
         assert replay(record).seq == game.seq
+
+
+def test_replays_are_built_in_a_separate_process(database_url: str) -> None:
+    """What a server does by default (`REPLAY_PROCESSES=1`): the build runs in a spawned
+    process and its body comes back whole."""
+    record = greedy_record(players=2, seed="process")
+    app = create_app(Settings(database_url=database_url, replay_processes=1))
+    with TestClient(app) as client:
+        assert app.state.replays._executor is not None
+        game_id = client.post("/api/games/import", json=record).json()["id"]
+        replay = client.get(f"/api/games/{game_id}/replay").json()
+        assert replay["frames"] == replay_data(record)["frames"]
+        check_patched_replay(client, game_id, replay)

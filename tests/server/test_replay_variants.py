@@ -28,6 +28,7 @@ from tests.server.helpers import (
     cards_pick,
     check_cards_secrecy,
     check_master_secrecy,
+    check_patched_replay,
     play_whole_game,
     team_pick,
 )
@@ -118,6 +119,7 @@ def check_views_and_frames(client: TestClient, played: PlayedGame) -> dict[str, 
     assert final["status"] == "finished" and final["result"] is not None
     assert replay["result"] == record["result"] == final["result"]
     assert replay["frames"][-1]["result"] == final["result"]
+    check_patched_replay(client, played.id, replay)
     return record
 
 

@@ -1,0 +1,206 @@
+"""Replays of finished games: computed once per game, kept compressed in memory.
+
+A replay is the record re-played with every frame revealed (`app/records.py`); it never
+changes once the game is over. Opening one should cost the browser a download, not the
+server a re-play, so:
+
+- a replay is built once, in a worker thread, gzipped, with its frames as patches (the
+  first frame, then what changes at each step: `app/patches.py`), the encoding the page
+  asks for; the body with whole frames is made from it the first time it is asked for;
+- concurrent requests for a replay that is being built wait for that one build;
+- the build starts as early as anything suggests it will be wanted: when a game ends in
+  this process, when a record is imported, when the replay page is requested (the
+  page's own preload of the data then joins the build already running).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from anyio import to_thread
+
+from app.patches import apply, diff
+from app.records import replay_data
+from app.rooms.errors import RoomError, not_found
+from app.store.repository import GameRecord, Repository
+
+log = logging.getLogger(__name__)
+
+Encoding = Literal["full", "patches"]
+CACHE_SIZE = 256
+
+
+def iso(value: Any) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def record_of(game: GameRecord, actions: list[Any]) -> dict[str, Any]:
+    """The protocol's record of a game from its stored row and action log."""
+    return {
+        "variant": game.variant,
+        "options": game.options,
+        "players": game.players,
+        "seed": game.seed,
+        "actions": [{"seq": a.seq, "seat": a.seat, "action": a.payload} for a in actions],
+    }
+
+
+def require_finished(game: GameRecord, what: str) -> None:
+    """Records, replays and seeds are published when the game ends, never before."""
+    if game.status != "finished":
+        raise RoomError("game_live", f"the {what} is published when the game ends", 409)
+
+
+@dataclass
+class Replay:
+    """One finished game's replay bodies, gzipped: frames as patches (what the replay page
+    asks for), and whole frames, made the first time someone asks for them."""
+
+    patches: bytes
+    full: bytes | None = None
+
+
+def build(game: GameRecord, record: dict[str, Any]) -> bytes:
+    """The gzipped replay body with frames as patches (CPU-bound: run it in a thread)."""
+    data = replay_data(record)
+    frames = data["frames"]
+    body = {
+        "id": game.id,
+        "room": game.room_code,
+        "variant": game.variant,
+        "options": game.options,
+        "players": game.players,
+        "seq": game.seq,
+        "seed_hash": game.seed_hash,
+        "seed": game.seed,
+        "result": game.result,
+        "imported": game.imported,
+        "started_at": iso(game.started_at),
+        "finished_at": iso(game.finished_at),
+        "moves": data["moves"],
+        "start": frames[0],
+        "patches": [diff(frames[k - 1], frames[k]) for k in range(1, len(frames))],
+    }
+    return _pack(body)
+
+
+def with_whole_frames(patched: bytes) -> bytes:
+    """The body with `frames` (every frame whole) in place of `start` and `patches`."""
+    body = json.loads(gzip.decompress(patched))
+    frames = [body.pop("start")]
+    for ops in body.pop("patches"):
+        frames.append(apply(frames[-1], ops))
+    return _pack(body | {"frames": frames})
+
+
+def _pack(body: dict[str, Any]) -> bytes:
+    raw = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+    return gzip.compress(raw, compresslevel=6)
+
+
+def ready() -> bool:
+    """Nothing: submitted once to each build process as it starts, so that it imports this
+    module (and the engines) then, rather than when the first replay is wanted."""
+    return True
+
+
+class Replays:
+    """The replay cache of one server process (least recently used first out)."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        size: int = CACHE_SIZE,
+        builder: Callable[[GameRecord, dict[str, Any]], bytes] = build,
+        executor: Executor | None = None,
+    ) -> None:
+        self._repo = repo
+        self._size = size
+        self._builder = builder
+        # Where builds run: a process pool keeps their CPU work (tens of milliseconds)
+        # from holding the GIL that the event loop needs for every other request; without
+        # one, a worker thread.
+        self._executor = executor
+        self._items: OrderedDict[str, Replay] = OrderedDict()
+        self._building: dict[str, asyncio.Task[Replay]] = {}
+
+    async def body(self, game_id: str, encoding: Encoding = "patches") -> bytes:
+        """A finished game's replay body, gzipped; `RoomError` when the game is unknown
+        (404) or live (409)."""
+        item = await self.get(game_id)
+        if encoding == "patches":
+            return item.patches
+        if item.full is None:
+            item.full = await to_thread.run_sync(with_whole_frames, item.patches)
+        return item.full
+
+    async def get(self, game_id: str) -> Replay:
+        """The replay of a finished game, built once however many ask at the same time."""
+        item = self._items.get(game_id)
+        if item is not None:
+            self._items.move_to_end(game_id)
+            return item
+        task = self._building.get(game_id)
+        if task is None:
+            task = asyncio.create_task(self._build(game_id))
+            self._building[game_id] = task
+            task.add_done_callback(self._built)
+        # shield: a client that goes away does not cancel the build others wait for
+        return await asyncio.shield(task)
+
+    def _built(self, task: asyncio.Task[Replay]) -> None:
+        for key, value in list(self._building.items()):
+            if value is task:
+                del self._building[key]
+        if not task.cancelled():
+            task.exception()  # retrieved here: every waiter may have gone away
+
+    def warm(self, game_id: str) -> None:
+        """Start building a replay that is about to be asked for; errors are only logged
+        (the request that follows reports them)."""
+        if game_id in self._items or game_id in self._building:
+            return
+        _background(self.get(game_id), game_id)
+
+    async def _build(self, game_id: str) -> Replay:
+        game = await to_thread.run_sync(self._repo.get_game, game_id)
+        if game is None:
+            raise not_found("game")
+        require_finished(game, "replay")
+        actions = await to_thread.run_sync(self._repo.actions, game.id, 0)
+        record = record_of(game, actions)
+        if self._executor is None:
+            packed = await to_thread.run_sync(self._builder, game, record)
+        else:
+            loop = asyncio.get_running_loop()
+            packed = await loop.run_in_executor(self._executor, self._builder, game, record)
+        item = Replay(packed)
+        self._items[game_id] = item
+        while len(self._items) > self._size:
+            self._items.popitem(last=False)
+        return item
+
+
+_warming: set[asyncio.Task[Any]] = set()
+
+
+def _background(job: Awaitable[Any], game_id: str) -> None:
+    async def run() -> None:
+        try:
+            await job
+        except RoomError:
+            pass
+        except Exception:
+            log.exception("building a replay failed", extra={"game": game_id})
+
+    task = asyncio.ensure_future(run())
+    _warming.add(task)
+    task.add_done_callback(_warming.discard)

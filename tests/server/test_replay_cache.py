@@ -1,0 +1,157 @@
+"""The replay cache (app/replays.py): one build per game however many ask at once, a warm
+start that the request after it joins, errors that are reported and never cached."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import gzip
+import json
+import threading
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from app.records import replay_data
+from app.replays import Replay, Replays, build
+from app.rooms.errors import RoomError
+from app.rules import seed_hash
+from app.store.repository import ActionRecord, GameRecord
+from tests.server.helpers import greedy_record
+
+RECORD = greedy_record(players=2, seed="cache", max_actions=60)
+
+
+def game_row(game_id: str, status: str = "finished") -> GameRecord:
+    return GameRecord(
+        id=game_id,
+        room_code=None,
+        variant=RECORD["variant"],
+        options=RECORD["options"],
+        players=RECORD["players"],
+        seed=RECORD["seed"],
+        seed_hash=seed_hash(RECORD["seed"]),
+        status=status,
+        seq=len(RECORD["actions"]),
+        result=None,
+        started_at=datetime.now(UTC),
+        finished_at=datetime.now(UTC),
+        imported=True,
+    )
+
+
+class FakeRepo:
+    """The two reads the cache makes, over a dict of games that all share RECORD."""
+
+    def __init__(self, *games: GameRecord) -> None:
+        self.games = {game.id: game for game in games}
+
+    def get_game(self, game_id: str) -> GameRecord | None:
+        return self.games.get(game_id)
+
+    def actions(self, game_id: str, after: int = 0) -> list[ActionRecord]:
+        return [ActionRecord(a["seq"], a["seat"], a["action"]) for a in RECORD["actions"]]
+
+
+class CountingBuilder:
+    """`build`, counted, and held until `release` is set (to make requests overlap)."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.calls: list[str] = []
+        self.release = threading.Event()
+        self.release.set()
+        self.fail = fail
+
+    def __call__(self, game: GameRecord, record: dict[str, Any]) -> bytes:
+        self.calls.append(game.id)
+        self.release.wait(10)
+        if self.fail:
+            raise RuntimeError("the build broke")
+        return build(game, record)
+
+
+def test_requests_that_overlap_share_one_build() -> None:
+    builder = CountingBuilder()
+    builder.release.clear()
+    replays = Replays(FakeRepo(game_row("g1")), builder=builder)
+
+    async def scenario() -> list[Replay]:
+        waiting = [asyncio.create_task(replays.get("g1")) for _ in range(5)]
+        await asyncio.sleep(0.05)
+        builder.release.set()
+        return await asyncio.gather(*waiting)
+
+    results = asyncio.run(scenario())
+    assert builder.calls == ["g1"]
+    assert all(r is results[0] for r in results)
+    # whole frames are made from the patches once, when first asked for
+    full = asyncio.run(replays.body("g1", "full"))
+    assert json.loads(gzip.decompress(full))["frames"] == replay_data(RECORD)["frames"]
+    assert results[0].full is full and builder.calls == ["g1"]
+
+
+def test_a_warm_start_is_joined_by_the_request_after_it() -> None:
+    builder = CountingBuilder()
+    replays = Replays(FakeRepo(game_row("g1")), builder=builder)
+
+    async def scenario() -> None:
+        replays.warm("g1")
+        replays.warm("g1")  # already building: nothing more
+        await replays.get("g1")
+        replays.warm("g1")  # already built: nothing more
+        await replays.get("g1")
+
+    asyncio.run(scenario())
+    assert builder.calls == ["g1"]
+
+
+def test_unknown_and_live_games_are_refused_and_not_cached() -> None:
+    builder = CountingBuilder()
+    repo = FakeRepo(game_row("live", status="live"))
+    replays = Replays(repo, builder=builder)
+
+    async def get(game_id: str) -> RoomError:
+        with pytest.raises(RoomError) as caught:
+            await replays.get(game_id)
+        return caught.value
+
+    assert asyncio.run(get("nope")).code == "not_found"
+    live = asyncio.run(get("live"))
+    assert (live.code, live.status) == ("game_live", 409)
+    assert builder.calls == []
+    # once the game is over, its replay is built
+    repo.games["live"] = dataclasses.replace(repo.games["live"], status="finished")
+    asyncio.run(replays.get("live"))
+    assert builder.calls == ["live"]
+
+
+def test_a_failed_build_is_retried_by_the_next_request() -> None:
+    builder = CountingBuilder(fail=True)
+    replays = Replays(FakeRepo(game_row("g1")), builder=builder)
+
+    async def scenario() -> None:
+        replays.warm("g1")  # fails in the background: logged, not raised
+        await asyncio.sleep(0.1)
+        with pytest.raises(RuntimeError):
+            await replays.get("g1")
+        builder.fail = False
+        await replays.get("g1")
+
+    asyncio.run(scenario())
+    assert builder.calls == ["g1", "g1", "g1"]
+
+
+def test_the_least_recently_used_replay_goes_first() -> None:
+    builder = CountingBuilder()
+    replays = Replays(FakeRepo(*(game_row(g) for g in "abc")), size=2, builder=builder)
+
+    async def scenario() -> None:
+        for game_id in "aba":
+            await replays.get(game_id)
+        await replays.get("c")  # evicts b, the least recently used
+        await replays.get("a")  # still there
+        await replays.get("b")  # built again
+
+    asyncio.run(scenario())
+    assert builder.calls == ["a", "b", "c", "b"]
