@@ -2,18 +2,24 @@
 
     python3 bench/replay_speed.py [--loads 7] [--steps 200]
 
-A ~300-action classic game (greedy bots with random detours, deterministic) is imported
-`--loads + 1` times into a fresh server (uvicorn, SQLite in a temporary folder), so that
-every page load below can find the server's replay cache cold. In Debian's Chromium:
+A ~300-action classic game (greedy bots with random detours, deterministic):
 
-- the replay endpoint over plain HTTP: cold (the server re-plays the record) and cached;
+- building its replay on the server (`app/replays.build`, in this process), and its size
+  with whole frames and with patches (the page's encoding);
+
+then, imported `--loads + 1` times into a fresh server (uvicorn, SQLite in a temporary
+folder, a replay cache of one game so that each game opened is built on demand), in
+Debian's Chromium:
+
+- the replay endpoint over plain HTTP, cached, in both encodings;
 - opening: each load is a new browser context (empty HTTP cache) navigating to
   `/replay/{id}`. "First frame painted" is `performance.now()` (ms since navigation
   start) once the first frame's paint is done: the page sets `window.__replayTimings`
   right after the first synchronous render (`firstFrame`), then in the next animation
   frame posts a message to itself; the message runs after that frame's style, layout and
-  paint, and its time is `firstPaint`. Shown as the median over the loads, for a game the
-  server has not replayed yet (cold) and for one it has cached (warm);
+  paint, and its time is `firstPaint`. Shown over the loads, for a game whose replay the
+  server builds when the page is asked for ("not built") and for one it has cached.
+  Nothing of playwright runs in the page during a load (see `open_page`);
 - stepping: on one page, `--steps` times, a keydown ArrowRight is dispatched to the
   document (the page's own keyboard handler) from a fresh task just after the previous
   step was painted. Per step: the synchronous handler time, the frame's main-thread work
@@ -25,6 +31,7 @@ every page load below can find the server's replay cache cold. In Debian's Chrom
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import statistics
 import subprocess
@@ -32,11 +39,16 @@ import sys
 import tempfile
 import time
 import urllib.request
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from app.replays import build, with_whole_frames  # noqa: E402
+from app.rules import seed_hash  # noqa: E402
+from app.store.repository import GameRecord  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, free_port, http_json  # noqa: E402
 from tests.server.helpers import greedy_record  # noqa: E402
 
@@ -66,9 +78,9 @@ STEP_SCRIPT = """async (steps) => {
 }"""
 
 
-def start_server(folder: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(folder: str, settings: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    env = dict(os.environ, DATABASE_URL=f"sqlite:///{folder}/bench.db")
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{folder}/bench.db", **settings)
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -94,6 +106,35 @@ def start_server(folder: str) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("the server did not start")
 
 
+def report_build(record: dict[str, Any]) -> None:
+    """What building one replay costs the server, and what it weighs in each encoding."""
+    now = datetime.now(UTC)
+    game = GameRecord(
+        id="bench",
+        room_code=None,
+        variant=record["variant"],
+        options=record["options"],
+        players=record["players"],
+        seed=record["seed"],
+        seed_hash=seed_hash(record["seed"]),
+        status="finished",
+        seq=len(record["actions"]),
+        result=None,
+        started_at=now,
+        finished_at=now,
+        imported=True,
+    )
+    times = []
+    for _ in range(5):
+        started = time.perf_counter()
+        patched = build(game, record)
+        times.append((time.perf_counter() - started) * 1000)
+    print(f"building a replay (re-play, reveal, patches, JSON, gzip): {summary(times)}")
+    for encoding, packed in (("full", with_whole_frames(patched)), ("patches", patched)):
+        raw = len(gzip.decompress(packed)) / 1024
+        print(f"  frames={encoding:7}  {raw:6.0f} KiB JSON, {len(packed) / 1024:4.0f} KiB gzipped")
+
+
 def timed_get(url: str) -> tuple[float, int]:
     started = time.perf_counter()
     req = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
@@ -111,15 +152,32 @@ def summary(values: list[float]) -> str:
     )
 
 
+TIMINGS_READY = """() => {
+  const t = window.__replayTimings;
+  const page = document.getElementById("replay-page");
+  return t && t.firstPaint !== null && page && page.dataset.state === "ready" ? t : null;
+}"""
+
+
 def open_page(browser, url: str) -> dict[str, float]:
-    """One load with an empty browser cache: the page's timings."""
+    """One load with an empty browser cache: the page's timings.
+
+    Nothing of playwright runs in the page until it is done: `wait_for_selector` and the
+    like first inject playwright's own script, about 20 ms of main-thread work that would
+    land in the middle of the measured load. Plain `evaluate` calls, spaced out, do not.
+    """
     context = browser.new_context(viewport={"width": 1300, "height": 900})
     try:
         page = context.new_page()
-        page.goto(url)
-        page.wait_for_selector('#replay-page[data-state="ready"]')
-        page.wait_for_function("window.__replayTimings.firstPaint !== null")
-        return page.evaluate("window.__replayTimings")
+        page.goto(url, wait_until="commit")
+        time.sleep(0.5)  # the load is over by then, normally: see the first poll's result
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            time.sleep(0.1)
+            timings = page.evaluate(TIMINGS_READY)
+            if timings:
+                return timings
+        raise SystemExit(f"{url} did not finish loading")
     finally:
         context.close()
 
@@ -133,32 +191,36 @@ def main() -> None:
 
     record = greedy_record(players=2, seed="bench-replay", min_actions=300, max_actions=330)
     actions = len(record["actions"])
+    print(f"game: {actions} actions, {actions + 1} frames; {os.cpu_count()} CPUs")
+    report_build(record)
     with tempfile.TemporaryDirectory() as folder:
-        proc, base = start_server(folder)
+        # A cache of one replay: each game opened below is built when its page is asked for.
+        proc, base = start_server(folder, {"REPLAY_CACHE_SIZE": "1"})
         try:
             ids = [
                 http_json("POST", base + "/api/games/import", record)["id"]
                 for _ in range(args.loads + 1)
             ]
             warm_id = ids.pop()
-            cold_ms, size = timed_get(f"{base}/api/games/{warm_id}/replay")
-            warm = [timed_get(f"{base}/api/games/{warm_id}/replay")[0] for _ in range(9)]
-            print(f"game: {actions} actions, {actions + 1} frames; {os.cpu_count()} CPUs")
-            print(f"GET replay (server) cold      {cold_ms:6.1f} ms, {size / 1024:.0f} KiB gzipped")
-            print(f"GET replay (server) cached    {summary(warm)}")
+            time.sleep(1)  # each import builds its replay in the background: let them end
+            for encoding in ("full", "patches"):
+                url = f"{base}/api/games/{warm_id}/replay?frames={encoding}"
+                cached = [timed_get(url)[0] for _ in range(9)]
+                print(f"GET replay ({encoding:7}) cached  {summary(cached)}")
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 open_page(browser, f"{base}/replay/{warm_id}")  # the browser's own warm-up
-                cold = [open_page(browser, f"{base}/replay/{gid}") for gid in ids]
                 warm_loads = [open_page(browser, f"{base}/replay/{warm_id}") for _ in ids]
-                print("opening (ms since navigation start, empty browser cache each time):")
+                cold = [open_page(browser, f"{base}/replay/{gid}") for gid in ids]
+                print("opening (ms since navigation start, empty browser cache each time;")
+                print("  'not built': the server builds the replay when the page is asked for):")
                 for key, what in (
                     ("loaded", "replay data parsed"),
                     ("firstFrame", "first frame in the DOM"),
                     ("firstPaint", "FIRST FRAME PAINTED"),
                 ):
-                    print(f"  {what:23} server cold {summary([x[key] for x in cold])}")
-                    print(f"  {'':23} server warm {summary([x[key] for x in warm_loads])}")
+                    print(f"  {what:23} not built {summary([x[key] for x in cold])}")
+                    print(f"  {'':23} cached    {summary([x[key] for x in warm_loads])}")
                 context = browser.new_context(viewport={"width": 1300, "height": 900})
                 page = context.new_page()
                 page.goto(f"{base}/replay/{warm_id}")

@@ -34,20 +34,34 @@ export async function request(method, path, { body, token } = {}) {
   } catch (err) {
     throw new ApiError(0, "network", err && err.message);
   }
-  let data = null;
-  const text = await res.text();
-  if (text) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = null;
-    }
+  return answerBody(await fetchAnswer(res));
+}
+
+/**
+ * Read a response whole: `{status, ok, body}`, `body` the decoded JSON or null. The
+ * replay page's head does the same before any module has loaded (templates/replay.html).
+ * @param {Response} res
+ */
+export async function fetchAnswer(res) {
+  let body = null;
+  try {
+    body = await res.json();
+  } catch {
+    body = null;
   }
-  if (!res.ok) {
-    const e = (data && data.error) || {};
-    throw new ApiError(res.status, e.code, e.message);
+  return { status: res.status, ok: res.ok, body };
+}
+
+/**
+ * The body of a successful answer; an `ApiError` for an error answer.
+ * @param {{status: number, ok: boolean, body: any}} answer
+ */
+export function answerBody({ status, ok, body }) {
+  if (!ok) {
+    const e = (body && body.error) || {};
+    throw new ApiError(status, e.code, e.message);
   }
-  return data;
+  return body;
 }
 
 export const api = {

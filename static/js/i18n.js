@@ -3,12 +3,13 @@
  *
  * Static page text carries `data-i18n="key"` (textContent) or
  * `data-i18n-placeholder`, `data-i18n-title`, `data-i18n-aria-label` (attributes); the
- * page modules call `t()` for text they build. The chosen language is kept in
- * localStorage; by default it follows `navigator.language`.
+ * page modules call `t()` for text they build. The chosen language is kept in the `lang`
+ * cookie, which the server renders into `<html lang data-lang>`; by default it follows
+ * `navigator.language`.
  */
 
 export const LANGUAGES = { en: "English", fr: "Français", de: "Deutsch" };
-const STORAGE_KEY = "labyrinth:lang";
+const COOKIE = "lang";
 
 const en = {
   "team.color.red": "red",
@@ -126,6 +127,8 @@ const en = {
   "master.col.dragon": "Dragon",
   "master.col.total": "Points",
   "app.title": "Labyrinth",
+  "list.two": " and ",
+  "list.last": ", and ",
   "nav.lobby": "Lobby",
   "nav.rules": "Rules",
   "nav.skip": "Skip to content",
@@ -500,6 +503,8 @@ const fr = {
   "master.col.dragon": "Dragon",
   "master.col.total": "Points",
   "app.title": "Labyrinthe",
+  "list.two": " et ",
+  "list.last": " et ",
   "nav.lobby": "Accueil",
   "nav.rules": "Règles",
   "nav.skip": "Aller au contenu",
@@ -874,6 +879,8 @@ const de = {
   "master.col.dragon": "Drache",
   "master.col.total": "Punkte",
   "app.title": "Labyrinth",
+  "list.two": " und ",
+  "list.last": " und ",
   "nav.lobby": "Lobby",
   "nav.rules": "Regeln",
   "nav.skip": "Zum Inhalt",
@@ -1135,15 +1142,14 @@ const de = {
 const DICTS = { en, fr, de };
 const listeners = new Set();
 
-/** The language to use: stored choice, else the browser's, else English. */
+/**
+ * The language to use: the choice remembered in the `lang` cookie (the server writes it
+ * into `<html data-lang>`, so no storage is read here: the first read of localStorage
+ * costs several milliseconds before the first frame), else the browser's, else English.
+ */
 function initialLanguage() {
-  let stored = null;
-  try {
-    stored = localStorage.getItem(STORAGE_KEY);
-  } catch {
-    stored = null;
-  }
-  if (stored && DICTS[stored]) return stored;
+  const chosen = document.documentElement.dataset.lang;
+  if (chosen && DICTS[chosen]) return chosen;
   const prefs = navigator.languages && navigator.languages.length
     ? navigator.languages
     : [navigator.language || "en"];
@@ -1202,11 +1208,9 @@ export function applyTranslations(root = document) {
 export function setLanguage(code) {
   if (!DICTS[code] || code === current) return;
   current = code;
-  try {
-    localStorage.setItem(STORAGE_KEY, code);
-  } catch {
-    /* private mode: the choice lasts for this page only */
-  }
+  // Read back by the server on every page (see app/web/pages.py), for a year.
+  document.cookie = `${COOKIE}=${code}; path=/; max-age=31536000; SameSite=Lax`;
+  document.documentElement.dataset.lang = code;
   applyTranslations();
   for (const fn of listeners) fn(code);
 }
@@ -1244,19 +1248,28 @@ export function slotName(side, index) {
   return side + (side === "N" || side === "S" ? "abcdefg"[index] : String(index + 1));
 }
 
+/** Date formatters by language: building one costs more than formatting with it. */
+const dateFormats = new Map();
+
 /** Localised date and time for an ISO string. */
 export function formatDate(iso) {
   if (!iso) return "";
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
-  return new Intl.DateTimeFormat(current, { dateStyle: "medium", timeStyle: "short" }).format(d);
+  if (!dateFormats.has(current)) {
+    dateFormats.set(current, new Intl.DateTimeFormat(current, { dateStyle: "medium", timeStyle: "short" }));
+  }
+  return dateFormats.get(current).format(d);
 }
 
-/** Join names as a localised list ("Ann and Bob"). */
+/**
+ * Join names as a localised list ("Ann, Bob, and Cid"). Written out rather than
+ * `Intl.ListFormat`, whose first use loads locale data for about 20 ms, which the replay
+ * page would spend before its first frame.
+ */
 export function formatList(items) {
-  try {
-    return new Intl.ListFormat(current, { style: "long", type: "conjunction" }).format(items);
-  } catch {
-    return items.join(", ");
-  }
+  const list = items.map(String);
+  if (list.length < 2) return list.join("");
+  if (list.length === 2) return list[0] + t("list.two") + list[1];
+  return list.slice(0, -1).join(", ") + t("list.last") + list[list.length - 1];
 }

@@ -1,29 +1,18 @@
 /**
  * The replay page (`/replay/{id}?at=N`): a finished game step by step, everything revealed.
  *
- * One request (`GET /api/games/{id}/replay`) brings the moves and one frame per step,
- * computed by the server from the record with the engine's `reveal`; stepping is then
- * pure rendering, no network. Each frame is drawn by the variant's own game UI (the
+ * One request (`GET /api/games/{id}/replay?frames=patches`) brings the moves, the first
+ * frame and one patch per step, computed by the server from the record with the engine's
+ * `reveal`; stepping is then pure rendering, no network. Each frame is drawn by the variant's own game UI (the
  * same class the room page uses), so a new variant replays once it is in `REPLAY_UIS`.
  */
 
-import { ApiError, request } from "./api.js";
+import { answerBody, ApiError, request } from "./api.js";
+import { PatchedFrames } from "./patches.js";
 import { byId, colorDot, h } from "./dom.js";
 import { formatDate, formatList, initI18n, onLanguageChange, t } from "./i18n.js";
 import { ensureSprite, TREASURES, treasureIcon, treasureName } from "./tiles.js";
 import { COLORS, variantById } from "./variants.js";
-
-/**
- * Game UIs by variant id: register a variant's UI class here (as in room.js). Loaded on
- * demand, so that the page fetches only its own variant's modules before the first frame
- * (the template preloads them while the replay data is on its way).
- */
-const REPLAY_UIS = {
-  classic: () => import("./classic.js").then((m) => m.ClassicUI),
-  cards: () => import("./cards.js").then((m) => m.CardsUI),
-  master: () => import("./master.js").then((m) => m.MasterUI),
-  team: () => import("./team.js").then((m) => m.TeamUI),
-};
 
 /** Player fields every view shows; any other field of a frame's player is a secret. */
 const PUBLIC_PLAYER_FIELDS = new Set(["seat", "name", "color", "pos", "home", "found", "remaining", "team",
@@ -66,6 +55,8 @@ window.__replayTimings = timings;
 const state = {
   /** @type {object|null} the replay body */
   data: null,
+  /** @type {PatchedFrames|null} the frames, built from the body's patches as needed */
+  frames: null,
   /** the step shown: 0 is the set-up, k the state after the move of seq k */
   at: 0,
   ui: null,
@@ -73,6 +64,8 @@ const state = {
   /** @type {HTMLElement[]} move list entries by step */
   entries: [],
   verdict: null,
+  /** whether the first frame has been painted (what may wait until then, waits) */
+  painted: false,
 };
 
 // ---------------------------------------------------------------- drawing one step
@@ -86,12 +79,12 @@ function lastOf(k) {
 function show(k, consecutive = false) {
   const data = state.data;
   if (!data || !state.ui) return;
-  const n = data.frames.length - 1;
+  const n = state.frames.length - 1;
   const at = Math.max(0, Math.min(n, k));
   const began = performance.now();
   const previous = state.at;
   state.at = at;
-  state.ui.setState({ type: "state", seq: at, view: data.frames[at], last: at ? lastOf(at) : null },
+  state.ui.setState({ type: "state", seq: at, view: state.frames.at(at), last: at ? lastOf(at) : null },
     consecutive && at === previous + 1);
   renderPosition();
   highlight(previous, at);
@@ -121,7 +114,7 @@ function scheduleUrl() {
 }
 
 function renderPosition() {
-  const n = state.data.frames.length - 1;
+  const n = state.frames.length - 1;
   const at = state.at;
   els.scrub.max = String(n);
   els.scrub.value = String(at);
@@ -176,7 +169,7 @@ function secretValue(value) {
 
 /** Every player's hidden fields in this frame (targets, piles, hands...). */
 function renderSecrets() {
-  const frame = state.data.frames[state.at];
+  const frame = state.frames.at(state.at);
   els.secrets.replaceChildren();
   for (const p of frame.players || []) {
     const row = h("li", { class: "secret-player", "data-testid": `secrets-${p.seat}` },
@@ -265,9 +258,9 @@ function playing() {
 
 function play() {
   if (!state.data) return;
-  if (state.at >= state.data.frames.length - 1) show(0);
+  if (state.at >= state.frames.length - 1) show(0);
   state.timer = setInterval(() => {
-    if (state.at >= state.data.frames.length - 1) stop();
+    if (state.at >= state.frames.length - 1) stop();
     else step(1);
   }, Number(els.speed.value) || 1000);
   renderPlay();
@@ -295,7 +288,7 @@ function onKey(ev) {
   const tag = (target && target.tagName) || "";
   if (tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable)) return;
   if (tag === "INPUT" && target !== els.scrub) return;
-  const n = state.data.frames.length - 1;
+  const n = state.frames.length - 1;
   const keys = {
     ArrowLeft: () => { stop(); step(-1); },
     ArrowRight: () => { stop(); step(1); },
@@ -378,10 +371,8 @@ function showNews(text) {
   }, 2500);
 }
 
-async function createUI(variant) {
-  const loadUi = REPLAY_UIS[variant];
-  if (!loadUi) return null;
-  const Ui = await loadUi();
+function createUI(Ui) {
+  if (!Ui) return null;
   return new Ui(
     {
       board: byId("replay-board"),
@@ -415,7 +406,10 @@ function renderHead() {
   if (!data) return;
   els.title.textContent = t("replay.title");
   els.imported.hidden = !data.imported;
-  els.players.textContent = formatList(names()) + (data.finished_at ? " · " + formatDate(data.finished_at) : "");
+  // The date waits for the first frame: the first date formatted loads the browser's
+  // locale data, about 15 ms.
+  const date = state.painted && data.finished_at ? " · " + formatDate(data.finished_at) : "";
+  els.players.textContent = formatList(names()) + date;
   els.seedHash.textContent = data.seed_hash || "";
   els.seed.textContent = data.seed || "";
   document.title = `${t("replay.title")} — ${formatList(names())} — ${t("app.title")}`;
@@ -430,43 +424,52 @@ function renderAll() {
   renderVerdict();
 }
 
-async function load() {
+async function load(Ui) {
   if (page.dataset.status !== "finished") {
     page.dataset.state = "live";
     showError(t("replay.not_finished"));
     return;
   }
-  // The data and the variant's UI module load side by side.
-  const uiReady = createUI(page.dataset.variant);
-  uiReady.catch(() => {});
   try {
-    state.data = await request("GET", `/api/games/${encodeURIComponent(gameId)}/replay`);
+    state.data = await replayData();
+    state.frames = new PatchedFrames(state.data.start, state.data.patches);
   } catch (err) {
     page.dataset.state = "error";
     showError(err instanceof ApiError && err.status ? err.message : t("replay.load_error"));
     return;
   }
   timings.loaded = performance.now();
-  try {
-    state.ui = state.data.variant === page.dataset.variant ? await uiReady : await createUI(state.data.variant);
-  } catch {
-    state.ui = null;
-  }
+  state.ui = createUI(Ui);
   if (!state.ui) {
     page.dataset.state = "error";
     showError(t("game.unsupported"));
     return;
   }
   const wanted = Number.parseInt(new URLSearchParams(location.search).get("at") || "0", 10);
-  state.at = Number.isFinite(wanted) ? Math.max(0, Math.min(state.data.frames.length - 1, wanted)) : 0;
+  state.at = Number.isFinite(wanted) ? Math.max(0, Math.min(state.frames.length - 1, wanted)) : 0;
   renderHead();
   renderPlay();
   show(state.at);
+  page.dataset.state = "shown";
   // The move list (hundreds of entries) is built once the first frame is painted.
   await afterPaint();
+  state.painted = true;
+  renderHead();
   buildMoveList();
   highlight(state.at, state.at);
   page.dataset.state = "ready";
+}
+
+/**
+ * The replay body. The page's head started fetching it while the page was still being
+ * parsed (`window.replayFetch`, an answer as `fetchAnswer` gives it); without that, it
+ * is fetched now.
+ */
+async function replayData() {
+  const early = window.replayFetch;
+  window.replayFetch = null;
+  if (early) return answerBody(await early);
+  return request("GET", `/api/games/${encodeURIComponent(gameId)}/replay?frames=patches`);
 }
 
 /** Resolves once the next frame's paint is done (a message posted from its rAF). */
@@ -480,14 +483,18 @@ function afterPaint() {
   });
 }
 
-function main() {
+/**
+ * Start the page with the variant's game UI class (null for a variant this client cannot
+ * draw: the page then says so).
+ */
+export function startReplay(Ui) {
   initI18n();
   ensureSprite();
   renderHead();
   els.first.addEventListener("click", () => goTo(0));
   els.prev.addEventListener("click", () => { stop(); step(-1); });
   els.next.addEventListener("click", () => { stop(); step(1); });
-  els.last.addEventListener("click", () => state.data && goTo(state.data.frames.length - 1));
+  els.last.addEventListener("click", () => state.data && goTo(state.frames.length - 1));
   els.play.addEventListener("click", () => (playing() ? stop() : play()));
   els.scrub.addEventListener("input", () => goTo(Number(els.scrub.value)));
   els.speed.addEventListener("change", () => {
@@ -504,9 +511,8 @@ function main() {
     if (ev.key === " " && ev.target && ev.target.tagName === "BUTTON") ev.preventDefault();
   });
   onLanguageChange(renderAll);
-  load();
+  load(Ui);
   // The import form is far below: its module comes after the replay.
   import("./importer.js").then((m) => m.setupImport(byId("import-form"), byId("import-file"), byId("import-error")));
 }
 
-main();

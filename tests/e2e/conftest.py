@@ -24,7 +24,14 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "free_port", "http_json", "join_room"]
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "check_every_frame",
+    "free_port",
+    "http_json",
+    "join_room",
+]
 HERE = Path(__file__).resolve().parent
 
 
@@ -45,6 +52,49 @@ def join_room(page: Any, url: str, name: str, seat: int) -> None:
     page.fill("[data-testid=join-name]", name)
     page.click("[data-testid=join-button]")
     page.wait_for_selector(f"[data-testid=seat-{seat}].mine")
+
+
+FRAMES_FROM_PATCHES = """async (url) => {
+  const { PatchedFrames } = await import("/static/js/patches.js");
+  const [patched, full] = await Promise.all([
+    fetch(url + "?frames=patches").then((r) => r.json()),
+    fetch(url).then((r) => r.json()),
+  ]);
+  const sorted = (key, value) => (value && typeof value === "object" && !Array.isArray(value)
+    ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]])) : value);
+  const frames = new PatchedFrames(patched.start, patched.patches);
+  const same = (a, b) => JSON.stringify(a, sorted) === JSON.stringify(b, sorted);
+  const differing = [];
+  for (let k = 0; k < full.frames.length; k++) {
+    if (!same(frames.at(k), full.frames[k])) differing.push(k);
+  }
+  const last = frames.at(frames.length - 1);
+  const frozen = (v) => !v || typeof v !== "object" || Object.isFrozen(v);
+  return { count: frames.length, expected: full.frames.length, differing,
+           frozen: frozen(last) && Object.values(last).every(frozen) };
+}"""
+
+STEP_TO_THE_END = """() => {
+  const page = document.getElementById("replay-page");
+  document.dispatchEvent(new KeyboardEvent("keydown", { key: "Home", bubbles: true }));
+  let steps = 0;
+  for (;;) {
+    const before = page.dataset.at;
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true }));
+    if (page.dataset.at === before) return steps;
+    steps++;
+  }
+}"""
+
+
+def check_every_frame(page: Any, server: str, game_id: str, actions: int) -> None:
+    """The page's own patch code (static/js/patches.js) rebuilds every frame exactly as
+    the server's whole frames have it, frozen; and the page draws every one of them, one
+    step after the other (a renderer that changed a shared frame would throw)."""
+    checked = page.evaluate(FRAMES_FROM_PATCHES, f"{server}/api/games/{game_id}/replay")
+    assert checked["count"] == checked["expected"] == actions + 1
+    assert checked["differing"] == [] and checked["frozen"] is True
+    assert page.evaluate(STEP_TO_THE_END) == actions
 
 
 @pytest.fixture

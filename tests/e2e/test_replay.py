@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.conftest import http_json
+from tests.e2e.conftest import check_every_frame, http_json
 from tests.server.helpers import greedy_record
 
 CHROMIUM_ARGS = {"viewport": {"width": 1300, "height": 900}}
@@ -92,6 +92,7 @@ def test_keyboard_steps_through_a_replay(server: str, browser: Any) -> None:
     page.click('[data-testid="replay-verify"]')
     page.wait_for_selector('[data-testid="replay-verdict"][data-ok="true"]')
     assert page.locator('[data-testid="replay-verdict"] li.ok').count() == 5
+    check_every_frame(page, server, game_id, last)
     assert errors == []
 
 
@@ -106,3 +107,23 @@ def test_a_replay_link_opens_at_a_move(server: str, browser: Any) -> None:
     link = page.locator('[data-testid="finished-game"] [data-testid="replay-link"]')
     link.wait_for()
     assert link.get_attribute("href") == f"/replay/{game_id}"
+
+
+def test_the_chosen_language_is_kept_from_page_to_page(server: str, browser: Any) -> None:
+    game_id, record = import_game(server)
+    page = browser.new_page(**CHROMIUM_ARGS)
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    first, second = record["players"]
+    assert page.text_content("#replay-players").startswith(f"{first} and {second} · ")
+    page.select_option("#lang-select", "fr")
+    assert page.text_content("#replay-title") == "Revoir la partie"
+    # the server renders the choice into the next page: French from the first paint
+    page.goto(server + "/")
+    assert page.get_attribute("html", "lang") == "fr"
+    assert page.get_attribute("html", "data-lang") == "fr"
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    assert page.text_content("#replay-title") == "Revoir la partie"
+    assert page.text_content("#replay-players").startswith(f"{first} et {second} · ")
+    assert page.input_value("#lang-select") == "fr"

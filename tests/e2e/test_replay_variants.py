@@ -18,7 +18,7 @@ import pytest
 
 from app.bots.master import choose as master_choose
 from app.rules import Game
-from tests.e2e.conftest import http_json
+from tests.e2e.conftest import check_every_frame, http_json
 from tests.server.helpers import Chooser, cards_pick, team_pick
 
 VIEWPORT = {"viewport": {"width": 1300, "height": 900}}
@@ -168,4 +168,5 @@ def test_keyboard_steps_through_a_variant_replay(
     shot = tmp_path / f"replay-{case.variant}-{middle}.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
+    check_every_frame(page, server, game_id, last)
     assert errors == []

@@ -186,3 +186,15 @@ def test_metrics_are_exposed(client: TestClient) -> None:
     text = client.get("/metrics").text
     assert "labyrinth_open_connections" in text
     assert "labyrinth_action_latency_seconds_bucket" in text
+
+
+@pytest.mark.parametrize("path", ["/", "/rules/classic"])
+def test_pages_are_rendered_in_the_chosen_language(client: TestClient, path: str) -> None:
+    """The header's choice lives in the `lang` cookie; pages carry it so the client starts
+    in that language without reading any storage. Anything else in the cookie is ignored."""
+    assert '<html lang="en">' in client.get(path).text
+    client.cookies.set("lang", "de")
+    assert '<html lang="de" data-lang="de">' in client.get(path).text
+    client.cookies.set("lang", '"><script>')
+    assert '<html lang="en">' in client.get(path).text
+    client.cookies.clear()
