@@ -28,49 +28,77 @@ Op: TypeAlias = list[Any]
 def diff(old: Any, new: Any) -> list[Op]:
     """The operations that turn `old` into `new` (none when they are equal)."""
     ops: list[Op] = []
-    _diff(old, new, [], ops)
+    _diff_value(old, new, [], ops, False)
+    # Python's `==` says `True == 1`, and `[True] == [1]`, which JSON and the browser do
+    # not: the quick pass above trusts `==` on whole containers; when its result is not
+    # exactly `new` (`marshal` tells `True` from `1`), a strict pass looks inside them.
+    if _exact(apply(old, ops)) != _exact(new):
+        ops = []
+        _diff_value(old, new, [], ops, True)
     return ops
 
 
 def same(a: Any, b: Any) -> bool:
-    """JSON equality. Python's `==` says `True == 1` (and `[True] == [1]`), which JSON and
-    the browser do not; `marshal` tells them apart, at C speed, once `==` agrees."""
-    return bool(a == b) and marshal.dumps(a) == marshal.dumps(b)
+    """JSON equality: `==`, and `marshal` to tell `True` from `1` once `==` agrees."""
+    return bool(a == b) and _exact(a) == _exact(b)
 
 
-def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
+def _exact(value: Any) -> bytes:
+    """Bytes that differ whenever two JSON values do (or their keys' order does). Format 2,
+    because later ones refer back to objects already written, so equal values that share
+    objects differently would not compare equal."""
+    return marshal.dumps(value, 2)
+
+
+def _diff_value(old: Any, new: Any, path: Path, ops: list[Op], strict: bool) -> None:
     kind = type(old)
-    if kind is not type(new) or kind not in (dict, list):
-        if kind is not type(new) or old != new:  # scalars: `type` tells `True` from `1`
-            ops.append([path, new])
-        return
-    if same(old, new):
-        return
-    inner: list[Op] = []
-    if kind is dict:
-        for key, value in new.items():
-            if key in old:
-                _diff(old[key], value, [*path, key], inner)
-            else:
-                inner.append([[*path, key], value])
-        inner.extend([[*path, key]] for key in old if key not in new)
-    elif len(old) == len(new):
-        for index, (a, b) in enumerate(zip(old, new, strict=True)):
-            _diff(a, b, [*path, index], inner)
-    else:
+    if kind is not type(new):
+        ops.append([path, new])
+    elif kind is dict or kind is list:
+        if not (same(old, new) if strict else old == new):
+            _diff_container(old, new, path, ops, strict)
+    elif old != new:
+        ops.append([path, new])
+
+
+def _diff_container(old: Any, new: Any, path: Path, ops: list[Op], strict: bool) -> None:
+    if type(old) is list and len(old) != len(new):
         ops.append([path, new])
         return
-    size = len(new)
+    inner: list[Op] = []
+    pairs = (
+        ((key, old.get(key, _ABSENT), value) for key, value in new.items())
+        if type(old) is dict
+        else zip(range(len(new)), old, new, strict=True)
+    )
+    for key, a, b in pairs:
+        kind = type(a)
+        if kind is not type(b):  # a new key lands here too
+            inner.append([[*path, key], b])
+        elif kind is dict or kind is list:
+            if not (same(a, b) if strict else a == b):
+                _diff_container(a, b, [*path, key], inner, strict)
+        elif a != b:
+            inner.append([[*path, key], b])
+    if type(old) is dict:
+        inner.extend([[*path, key]] for key in old if key not in new)
     # Setting the whole container is shorter once most of its entries were replaced (a
     # tile that slid away, a pushed line): one operation instead of one per entry. Only
     # the entries set whole count: a column push changes one tile in each row, and the
     # rows stay patched index by index.
     depth = len(path) + 1
     replaced = sum(1 for op in inner if len(op[0]) == depth)
-    if replaced > 1 and 2 * replaced > size:
+    if replaced > 1 and 2 * replaced > len(new):
         ops.append([path, new])
     else:
         ops.extend(inner)
+
+
+class _Absent:
+    """A key missing from the old object: a type no JSON value has."""
+
+
+_ABSENT = _Absent()
 
 
 def apply(doc: Any, ops: list[Op]) -> Any:
