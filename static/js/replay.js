@@ -10,7 +10,7 @@
 import { answerBody, ApiError, request } from "./api.js";
 import { PatchedFrames } from "./patches.js";
 import { byId, colorDot, h } from "./dom.js";
-import { formatDate, formatList, initI18n, onLanguageChange, t } from "./i18n.js";
+import { formatDate, formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { ensureSprite, TREASURES, treasureIcon, treasureName } from "./tiles.js";
 import { COLORS, variantById } from "./variants.js";
 
@@ -66,6 +66,8 @@ const state = {
   verdict: null,
   /** whether the first frame has been painted (what may wait until then, waits) */
   painted: false,
+  /** what the revealed panel shows now (see renderSecrets) */
+  secretsSig: "",
 };
 
 // ---------------------------------------------------------------- drawing one step
@@ -167,9 +169,13 @@ function secretValue(value) {
   return out;
 }
 
-/** Every player's hidden fields in this frame (targets, piles, hands...). */
+/** Every player's hidden fields in this frame (targets, piles, hands...); redrawn only
+ * when they changed, which most steps they do not. */
 function renderSecrets() {
   const frame = state.frames.at(state.at);
+  const sig = lang() + JSON.stringify(frame.players || []);
+  if (sig === state.secretsSig) return;
+  state.secretsSig = sig;
   els.secrets.replaceChildren();
   for (const p of frame.players || []) {
     const row = h("li", { class: "secret-player", "data-testid": `secrets-${p.seat}` },
