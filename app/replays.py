@@ -1,28 +1,32 @@
-"""Replays of finished games: computed once per game, kept compressed in memory.
+"""Replays of finished games: built once per game, kept compressed, in memory and stored.
 
 A replay is the record re-played with every frame revealed (`app/records.py`); it never
 changes once the game is over. Opening one should cost the browser a download, not the
 server a re-play, so:
 
-- a replay is built once, in a worker thread, gzipped, with its frames as patches (the
+- a replay is built once, in a build process, gzipped, with its frames as patches (the
   first frame, then what changes at each step: `app/patches.py`), the encoding the page
   asks for; the body with whole frames is made from it the first time it is asked for;
+- a built body is stored (table `replays`), so that no other process, and no restart,
+  builds it again; `VERSION` tells bodies built by other code, which are built again;
 - concurrent requests for a replay that is being built wait for that one build;
 - the build starts as early as anything suggests it will be wanted: when a game ends in
   this process, when a record is imported, when the replay page is requested (the
-  page's own preload of the data then joins the build already running).
+  page's own request for the data then joins the build already running).
 """
 
 from __future__ import annotations
 
 import asyncio
 import gzip
+import hashlib
 import json
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from anyio import to_thread
@@ -36,6 +40,22 @@ log = logging.getLogger(__name__)
 
 Encoding = Literal["full", "patches"]
 CACHE_SIZE = 256
+
+
+def code_version() -> str:
+    """A name for the code a replay body depends on: the engines (their views), the
+    re-play, the patches and this module. A body stored by other code is built again, so
+    a deploy that changes a view never serves frames drawn the old way."""
+    here = Path(__file__).resolve().parent
+    sources = [*(here / "rules").rglob("*.py"), *(here / n for n in MODULES)]
+    digest = hashlib.sha256()
+    for path in sorted(sources):
+        digest.update(path.relative_to(here).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:32]
+
+
+MODULES = ("records.py", "patches.py", "replays.py")
+VERSION = code_version()
 
 
 def iso(value: Any) -> str | None:
@@ -175,18 +195,26 @@ class Replays:
         if game is None:
             raise not_found("game")
         require_finished(game, "replay")
-        actions = await to_thread.run_sync(self._repo.actions, game.id, 0)
-        record = record_of(game, actions)
-        if self._executor is None:
-            packed = await to_thread.run_sync(self._builder, game, record)
-        else:
-            loop = asyncio.get_running_loop()
-            packed = await loop.run_in_executor(self._executor, self._builder, game, record)
+        packed = await to_thread.run_sync(self._repo.stored_replay, game.id, VERSION)
+        if packed is None:
+            packed = await self._run_build(game)
+            try:
+                await to_thread.run_sync(self._repo.store_replay, game.id, VERSION, packed)
+            except Exception:  # served from memory all the same; the next process rebuilds
+                log.exception("storing a replay failed", extra={"game": game.id})
         item = Replay(packed)
         self._items[game_id] = item
         while len(self._items) > self._size:
             self._items.popitem(last=False)
         return item
+
+    async def _run_build(self, game: GameRecord) -> bytes:
+        actions = await to_thread.run_sync(self._repo.actions, game.id, 0)
+        record = record_of(game, actions)
+        if self._executor is None:
+            return await to_thread.run_sync(self._builder, game, record)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._builder, game, record)
 
 
 _warming: set[asyncio.Task[Any]] = set()

@@ -7,9 +7,8 @@ A ~300-action classic game (greedy bots with random detours, deterministic):
 - building its replay on the server (`app/replays.build`, in this process), and its size
   with whole frames and with patches (the page's encoding);
 
-then, imported `--loads + 1` times into a fresh server (uvicorn, SQLite in a temporary
-folder, a replay cache of one game so that each game opened is built on demand), in
-Debian's Chromium:
+then, imported `2 * --loads + 1` times into a fresh server (uvicorn, SQLite in a temporary
+folder, a replay cache of one game in memory), in Debian's Chromium:
 
 - the replay endpoint over plain HTTP, cached, in both encodings;
 - opening: each load is a new browser context (empty HTTP cache) navigating to
@@ -17,9 +16,9 @@ Debian's Chromium:
   start) once the first frame's paint is done: the page sets `window.__replayTimings`
   right after the first synchronous render (`firstFrame`), then in the next animation
   frame posts a message to itself; the message runs after that frame's style, layout and
-  paint, and its time is `firstPaint`. Shown over the loads, for a game whose replay the
-  server builds when the page is asked for ("not built") and for one it has cached.
-  Nothing of playwright runs in the page during a load (see `open_page`);
+  paint, and its time is `firstPaint`. Shown over the loads, for a replay in the
+  server's memory, one it reads from the database, and one it builds when the page is
+  asked for. Nothing of playwright runs in the page during a load (see `open_page`);
 - stepping: on one page, `--steps` times, a keydown ArrowRight is dispatched to the
   document (the page's own keyboard handler) from a fresh task just after the previous
   step was painted. Per step: the synchronous handler time, the frame's main-thread work
@@ -33,6 +32,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -135,6 +135,13 @@ def report_build(record: dict[str, Any]) -> None:
         print(f"  frames={encoding:7}  {raw:6.0f} KiB JSON, {len(packed) / 1024:4.0f} KiB gzipped")
 
 
+def forget_replays(database: str, game_ids: list[str]) -> None:
+    """Drop stored replays, as if these games had ended before replays were stored (the
+    bench's own database: a measurement set-up, not something the app does)."""
+    with sqlite3.connect(database) as db:
+        db.executemany("DELETE FROM replays WHERE game_id = ?", [(g,) for g in game_ids])
+
+
 def timed_get(url: str) -> tuple[float, int]:
     started = time.perf_counter()
     req = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
@@ -199,10 +206,12 @@ def main() -> None:
         try:
             ids = [
                 http_json("POST", base + "/api/games/import", record)["id"]
-                for _ in range(args.loads + 1)
+                for _ in range(2 * args.loads + 1)
             ]
             warm_id = ids.pop()
-            time.sleep(1)  # each import builds its replay in the background: let them end
+            time.sleep(2)  # each import builds and stores its replay in the background
+            stored, unbuilt = ids[: args.loads], ids[args.loads :]
+            forget_replays(f"{folder}/bench.db", unbuilt)
             for encoding in ("full", "patches"):
                 url = f"{base}/api/games/{warm_id}/replay?frames={encoding}"
                 cached = [timed_get(url)[0] for _ in range(9)]
@@ -210,17 +219,30 @@ def main() -> None:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 open_page(browser, f"{base}/replay/{warm_id}")  # the browser's own warm-up
-                warm_loads = [open_page(browser, f"{base}/replay/{warm_id}") for _ in ids]
-                cold = [open_page(browser, f"{base}/replay/{gid}") for gid in ids]
-                print("opening (ms since navigation start, empty browser cache each time;")
-                print("  'not built': the server builds the replay when the page is asked for):")
+                # Interleaved, so that the machine's drift weighs on the three alike.
+                loads: dict[str, list[dict[str, float]]] = {
+                    "in memory": [],
+                    "stored": [],
+                    "not built": [],
+                }
+                for kept, unkept in zip(stored, unbuilt, strict=True):
+                    for case, gid in (
+                        ("in memory", warm_id),
+                        ("stored", kept),
+                        ("not built", unkept),
+                    ):
+                        loads[case].append(open_page(browser, f"{base}/replay/{gid}"))
+                print("opening (ms since navigation start, empty browser cache each time), with")
+                print("  the replay in the server's memory, only stored (another process built")
+                print("  it, or before a restart), or not built (the page's request builds it):")
                 for key, what in (
                     ("loaded", "replay data parsed"),
                     ("firstFrame", "first frame in the DOM"),
                     ("firstPaint", "FIRST FRAME PAINTED"),
                 ):
-                    print(f"  {what:23} not built {summary([x[key] for x in cold])}")
-                    print(f"  {'':23} cached    {summary([x[key] for x in warm_loads])}")
+                    for n, (case, timings) in enumerate(loads.items()):
+                        label = what if n == 0 else ""
+                        print(f"  {label:23} {case:9} {summary([x[key] for x in timings])}")
                 context = browser.new_context(viewport={"width": 1300, "height": 900})
                 page = context.new_page()
                 page.goto(f"{base}/replay/{warm_id}")

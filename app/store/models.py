@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, LargeBinary, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -77,3 +77,18 @@ class Action(Base):
     seat: Mapped[int] = mapped_column(Integer)
     payload: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Replay(Base):
+    """A finished game's replay body as `app/replays.py` builds it (gzipped JSON): derived
+    from the log, kept so that no process builds it twice. `version` names the code that
+    built it; a body of another version is built again when next wanted."""
+
+    __tablename__ = "replays"
+
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[str] = mapped_column(String(32))
+    body: Mapped[bytes] = mapped_column(LargeBinary)
+    built_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -245,6 +245,25 @@ class Repository:
                 query = query.where(models.Game.variant == variant)
             return int(s.scalar(query) or 0)
 
+    def stored_replay(self, game_id: str, version: str) -> bytes | None:
+        """The replay body built for this game by code of `version`, if there is one."""
+        with self._sessions() as s:
+            row = s.get(models.Replay, game_id)
+            return None if row is None or row.version != version else bytes(row.body)
+
+    def store_replay(self, game_id: str, version: str, body: bytes) -> None:
+        """Keep a built replay body, replacing one built by other code. Two processes that
+        built it at the same time store the same body: the second write just loses."""
+        try:
+            with self._tx() as s:
+                row = s.get(models.Replay, game_id)
+                if row is None:
+                    s.add(models.Replay(game_id=game_id, version=version, body=body))
+                else:
+                    row.version, row.body, row.built_at = version, body, models.utcnow()
+        except IntegrityError:
+            pass
+
     def import_game(self, game: GameRecord, actions: list[ActionRecord]) -> None:
         """Store a finished game with no room and its whole log in one transaction, so an
         import is either entirely there or not at all."""

@@ -8,6 +8,8 @@ every step, exactly what each of them saw then.
 from __future__ import annotations
 
 import copy
+import gzip
+import json
 import random
 from typing import Any
 
@@ -17,6 +19,7 @@ from app.bots.greedy import choose
 from app.config import Settings
 from app.main import create_app
 from app.records import replay_data
+from app.replays import VERSION
 from app.rules import Game, get_engine
 from tests.server.helpers import (
     check_patched_replay,
@@ -276,3 +279,7 @@ def test_replays_are_built_in_a_separate_process(database_url: str) -> None:
         replay = client.get(f"/api/games/{game_id}/replay").json()
         assert replay["frames"] == replay_data(record)["frames"]
         check_patched_replay(client, game_id, replay)
+        # stored, for every other process and after a restart
+        stored = app.state.repo.stored_replay(game_id, VERSION)
+        assert stored is not None and json.loads(gzip.decompress(stored))["id"] == game_id
+        assert app.state.repo.stored_replay(game_id, "other-code") is None

@@ -1,5 +1,6 @@
 """The replay cache (app/replays.py): one build per game however many ask at once, a warm
-start that the request after it joins, errors that are reported and never cached."""
+start that the request after it joins, built bodies stored for other processes (and
+built again when stored by other code), errors that are reported and never cached."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 from app.records import replay_data
-from app.replays import Replay, Replays, build
+from app.replays import VERSION, Replay, Replays, build
 from app.rooms.errors import RoomError
 from app.rules import seed_hash
 from app.store.repository import ActionRecord, GameRecord
@@ -46,6 +47,19 @@ class FakeRepo:
 
     def __init__(self, *games: GameRecord) -> None:
         self.games = {game.id: game for game in games}
+        self.stored: dict[str, tuple[str, bytes]] = {}
+        self.store_fails = False
+        self.reads: list[str] = []
+
+    def stored_replay(self, game_id: str, version: str) -> bytes | None:
+        self.reads.append(game_id)
+        kept = self.stored.get(game_id)
+        return kept[1] if kept is not None and kept[0] == version else None
+
+    def store_replay(self, game_id: str, version: str, body: bytes) -> None:
+        if self.store_fails:
+            raise OSError("the database is gone")
+        self.stored[game_id] = (version, body)
 
     def get_game(self, game_id: str) -> GameRecord | None:
         return self.games.get(game_id)
@@ -144,14 +158,46 @@ def test_a_failed_build_is_retried_by_the_next_request() -> None:
 
 def test_the_least_recently_used_replay_goes_first() -> None:
     builder = CountingBuilder()
-    replays = Replays(FakeRepo(*(game_row(g) for g in "abc")), size=2, builder=builder)
+    repo = FakeRepo(*(game_row(g) for g in "abc"))
+    replays = Replays(repo, size=2, builder=builder)
 
     async def scenario() -> None:
         for game_id in "aba":
             await replays.get(game_id)
         await replays.get("c")  # evicts b, the least recently used
-        await replays.get("a")  # still there
-        await replays.get("b")  # built again
+        await replays.get("a")  # still in memory
+        await replays.get("b")  # read back from the store
 
     asyncio.run(scenario())
-    assert builder.calls == ["a", "b", "c", "b"]
+    assert repo.reads == ["a", "b", "c", "b"]
+    assert builder.calls == ["a", "b", "c"]
+
+
+def test_a_stored_replay_is_not_built_again_by_another_process() -> None:
+    repo = FakeRepo(game_row("g1"))
+    first, second = CountingBuilder(), CountingBuilder()
+    asyncio.run(Replays(repo, builder=first).get("g1"))
+    assert repo.stored["g1"][0] == VERSION
+    item = asyncio.run(Replays(repo, builder=second).get("g1"))
+    assert first.calls == ["g1"] and second.calls == []
+    assert item.patches == repo.stored["g1"][1]
+
+
+def test_a_replay_stored_by_other_code_is_built_again() -> None:
+    repo = FakeRepo(game_row("g1"))
+    repo.stored["g1"] = ("older-code", b"not what this code builds")
+    builder = CountingBuilder()
+    item = asyncio.run(Replays(repo, builder=builder).get("g1"))
+    assert builder.calls == ["g1"]
+    assert repo.stored["g1"] == (VERSION, item.patches)
+    assert json.loads(gzip.decompress(item.patches))["id"] == "g1"
+
+
+def test_a_replay_that_cannot_be_stored_is_served_all_the_same() -> None:
+    repo = FakeRepo(game_row("g1"))
+    repo.store_fails = True
+    builder = CountingBuilder()
+    replays = Replays(repo, builder=builder)
+    item = asyncio.run(replays.get("g1"))
+    assert json.loads(gzip.decompress(item.patches))["patches"]
+    assert asyncio.run(replays.get("g1")) is item and builder.calls == ["g1"]
