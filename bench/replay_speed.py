@@ -39,7 +39,6 @@ import sys
 import tempfile
 import time
 import urllib.request
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -47,10 +46,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.replays import build, with_whole_frames  # noqa: E402
-from app.rules import seed_hash  # noqa: E402
-from app.store.repository import GameRecord  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, free_port, http_json  # noqa: E402
-from tests.server.helpers import greedy_record  # noqa: E402
+from tests.server.helpers import greedy_record, imported_row  # noqa: E402
 
 STEP_SCRIPT = """async (steps) => {
   // Resolves after the next frame's paint: [frame start, paint done].
@@ -108,22 +105,7 @@ def start_server(folder: str, settings: dict[str, str]) -> tuple[subprocess.Pope
 
 def report_build(record: dict[str, Any]) -> None:
     """What building one replay costs the server, and what it weighs in each encoding."""
-    now = datetime.now(UTC)
-    game = GameRecord(
-        id="bench",
-        room_code=None,
-        variant=record["variant"],
-        options=record["options"],
-        players=record["players"],
-        seed=record["seed"],
-        seed_hash=seed_hash(record["seed"]),
-        status="finished",
-        seq=len(record["actions"]),
-        result=None,
-        started_at=now,
-        finished_at=now,
-        imported=True,
-    )
+    game = imported_row(record, "bench")
     times = []
     for _ in range(5):
         started = time.perf_counter()

@@ -6,12 +6,35 @@ import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from app.patches import apply as apply_patch
+from app.rules import seed_hash
+from app.store.repository import GameRecord
+
+
+def imported_row(record: dict[str, Any], game_id: str, status: str = "finished") -> GameRecord:
+    """The games row an import of `record` would store (no result: nothing reads it here)."""
+    now = datetime.now(UTC)
+    return GameRecord(
+        id=game_id,
+        room_code=None,
+        variant=record["variant"],
+        options=record["options"],
+        players=record["players"],
+        seed=record["seed"],
+        seed_hash=seed_hash(record["seed"]),
+        status=status,
+        seq=len(record["actions"]),
+        result=None,
+        started_at=now,
+        finished_at=now,
+        imported=True,
+    )
 
 
 def check_patched_replay(client: TestClient, game_id: str, full: dict[str, Any]) -> None:

@@ -9,7 +9,6 @@ import dataclasses
 import gzip
 import json
 import threading
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -17,29 +16,14 @@ import pytest
 from app.records import replay_data
 from app.replays import VERSION, Replay, Replays, build
 from app.rooms.errors import RoomError
-from app.rules import seed_hash
 from app.store.repository import ActionRecord, GameRecord
-from tests.server.helpers import greedy_record
+from tests.server.helpers import greedy_record, imported_row
 
 RECORD = greedy_record(players=2, seed="cache", max_actions=60)
 
 
 def game_row(game_id: str, status: str = "finished") -> GameRecord:
-    return GameRecord(
-        id=game_id,
-        room_code=None,
-        variant=RECORD["variant"],
-        options=RECORD["options"],
-        players=RECORD["players"],
-        seed=RECORD["seed"],
-        seed_hash=seed_hash(RECORD["seed"]),
-        status=status,
-        seq=len(RECORD["actions"]),
-        result=None,
-        started_at=datetime.now(UTC),
-        finished_at=datetime.now(UTC),
-        imported=True,
-    )
+    return imported_row(RECORD, game_id, status)
 
 
 class FakeRepo:
