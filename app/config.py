@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     replay_cache_size: int = 256
     # Processes that build replays beside each server process (0: a worker thread).
     replay_processes: int = 1
+    # At start-up, the most recently finished games whose replay is built if missing.
+    replay_prebuild: int = 50
 
 
 @lru_cache

@@ -74,15 +74,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service.on_finished.append(replays.warm)
         await service.start()
         heartbeat = asyncio.create_task(service.heartbeat())
+        prebuild = asyncio.create_task(replays.prebuild(settings.replay_prebuild))
         app.state.repo = repo
         app.state.service = service
         app.state.replays = replays
         try:
             yield
         finally:
-            heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await heartbeat
+            for task in (heartbeat, prebuild):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             with contextlib.suppress(Exception):
                 await presence.stop()
             await service.stop()

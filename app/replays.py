@@ -183,6 +183,22 @@ class Replays:
         if not task.cancelled():
             task.exception()  # retrieved here: every waiter may have gone away
 
+    async def prebuild(self, limit: int) -> int:
+        """Build, one after the other, the replays of the `limit` most recently finished
+        games that have none built by this code: after a deploy that changed the engines,
+        the games people are most likely to open are ready before they do."""
+        try:
+            wanted = await to_thread.run_sync(self._repo.finished_without_replay, VERSION, limit)
+        except Exception:  # a database not there yet: replays get built when asked for
+            log.exception("listing the replays to build failed")
+            return 0
+        for game_id in wanted:
+            try:
+                await self.get(game_id)
+            except Exception:
+                log.exception("building a replay failed", extra={"game": game_id})
+        return len(wanted)
+
     def warm(self, game_id: str) -> None:
         """Start building a replay that is about to be asked for; errors are only logged
         (the request that follows reports them)."""

@@ -251,6 +251,20 @@ class Repository:
             row = s.get(models.Replay, game_id)
             return None if row is None or row.version != version else bytes(row.body)
 
+    def finished_without_replay(self, version: str, limit: int) -> list[str]:
+        """The most recently finished games with no replay body built by `version`."""
+        built = select(models.Replay.game_id).where(
+            models.Replay.game_id == models.Game.id, models.Replay.version == version
+        )
+        with self._sessions() as s:
+            query = (
+                select(models.Game.id)
+                .where(models.Game.status == "finished", ~built.exists())
+                .order_by(models.Game.finished_at.desc(), models.Game.id)
+                .limit(limit)
+            )
+            return list(s.scalars(query))
+
     def store_replay(self, game_id: str, version: str, body: bytes) -> None:
         """Keep a built replay body, replacing one built by other code. Two processes that
         built it at the same time store the same body: the second write just loses."""

@@ -11,6 +11,7 @@ import copy
 import gzip
 import json
 import random
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -283,3 +284,31 @@ def test_replays_are_built_in_a_separate_process(database_url: str) -> None:
         stored = app.state.repo.stored_replay(game_id, VERSION)
         assert stored is not None and json.loads(gzip.decompress(stored))["id"] == game_id
         assert app.state.repo.stored_replay(game_id, "other-code") is None
+
+
+def test_a_starting_server_builds_the_latest_replays_it_lacks(database_url: str) -> None:
+    """After a deploy that changed the engines, the most recently finished games get their
+    replay built again at start-up, newest first, before anyone opens them."""
+    settings = Settings(database_url=database_url, replay_processes=0, replay_prebuild=2)
+    records = [greedy_record(players=2, seed=f"prebuild-{n}", max_actions=80) for n in range(3)]
+    app = create_app(settings)
+    with TestClient(app) as client:
+        ids = [client.post("/api/games/import", json=r).json()["id"] for r in records]
+        repo = app.state.repo
+        for game_id in ids:  # each import's build, over and stored
+            assert client.get(f"/api/games/{game_id}/replay").status_code == 200
+        for game_id in ids:  # as if built by the code before the deploy
+            repo.store_replay(game_id, "before-the-deploy", b"old")
+        assert repo.finished_without_replay(VERSION, 10) == ids[::-1]
+    app = create_app(settings)
+    with TestClient(app) as client:
+        repo = app.state.repo
+        for _ in range(100):
+            if repo.finished_without_replay(VERSION, 10) == [ids[0]]:
+                break
+            time.sleep(0.05)
+        # the two newest were built again; the oldest waits until someone opens it
+        assert repo.finished_without_replay(VERSION, 10) == [ids[0]]
+        for game_id in ids[1:]:
+            body = json.loads(gzip.decompress(repo.stored_replay(game_id, VERSION)))
+            assert body["id"] == game_id
