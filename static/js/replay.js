@@ -3,8 +3,10 @@
  *
  * One request (`GET /api/games/{id}/replay?frames=patches`) brings the moves, the first
  * frame and one patch per step, computed by the server from the record with the engine's
- * `reveal`; stepping is then pure rendering, no network. Each frame is drawn by the variant's own game UI (the
- * same class the room page uses), so a new variant replays once it is in `REPLAY_UIS`.
+ * `reveal`; stepping is then pure rendering, no network. Each frame is drawn by the
+ * variant's own game UI (the same class the room page uses): the page's entry script
+ * imports it and hands it to `startReplay`, so a new variant replays once it is in
+ * `GAME_UIS` (app/web/pages.py).
  */
 
 import { answerBody, ApiError, request } from "./api.js";
