@@ -15,7 +15,6 @@ from typing import Any
 from anyio import to_thread
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from app import logs
@@ -28,7 +27,8 @@ from app.rooms.service import RoomService
 from app.store import migrate
 from app.store.db import make_engine, make_sessionmaker
 from app.store.repository import Repository
-from app.web import api, errors, games, pages, ws
+from app.web import api, assets, errors, games, pages, ws
+from app.web.assets import Assets
 
 
 def make_fanout(settings: Settings) -> tuple[Hub, Presence, Any]:
@@ -97,13 +97,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Labyrinth", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.settings = settings
     app.state.templates = Jinja2Templates(directory=str(ROOT / "templates"))
+    app.state.assets = Assets(ROOT / "static")
+    app.state.templates.env.globals.update(
+        asset=app.state.assets.url, import_map=app.state.assets.import_map
+    )
     app.state.rules_pages = {path.stem for path in (ROOT / "templates" / "rules").glob("*.html")}
     errors.install(app)
     app.include_router(api.router)
     app.include_router(games.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
-    app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
+    app.include_router(assets.router)
 
     @app.get("/healthz")
     async def healthz() -> JSONResponse:
