@@ -201,18 +201,16 @@ def main() -> None:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 open_page(browser, f"{base}/replay/{warm_id}")  # the browser's own warm-up
-                # Interleaved, so that the machine's drift weighs on the three alike.
+                # Interleaved, in turns, so that the machine's drift and the wake of the
+                # load before (a browser context closing) weigh on the three alike.
                 loads: dict[str, list[dict[str, float]]] = {
                     "in memory": [],
                     "stored": [],
                     "not built": [],
                 }
-                for kept, unkept in zip(stored, unbuilt, strict=True):
-                    for case, gid in (
-                        ("in memory", warm_id),
-                        ("stored", kept),
-                        ("not built", unkept),
-                    ):
+                for turn, (kept, unkept) in enumerate(zip(stored, unbuilt, strict=True)):
+                    cases = [("in memory", warm_id), ("stored", kept), ("not built", unkept)]
+                    for case, gid in cases[turn % 3 :] + cases[: turn % 3]:
                         loads[case].append(open_page(browser, f"{base}/replay/{gid}"))
                 print("opening (ms since navigation start, empty browser cache each time), with")
                 print("  the replay in the server's memory, only stored (another process built")
