@@ -26,6 +26,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -42,6 +43,9 @@ Encoding = Literal["full", "patches"]
 CACHE_SIZE = 256
 
 
+MODULES = ("records.py", "patches.py", "replays.py")
+
+
 def code_version() -> str:
     """A name for the code a replay body depends on: the engines (their views), the
     re-play, the patches and this module. A body stored by other code is built again, so
@@ -54,7 +58,6 @@ def code_version() -> str:
     return digest.hexdigest()[:32]
 
 
-MODULES = ("records.py", "patches.py", "replays.py")
 VERSION = code_version()
 
 
@@ -89,7 +92,8 @@ class Replay:
 
 
 def build(game: GameRecord, record: dict[str, Any]) -> bytes:
-    """The gzipped replay body with frames as patches (CPU-bound: run it in a thread)."""
+    """The gzipped replay body with frames as patches (CPU-bound: `Replays` runs it in a
+    build process, or a thread)."""
     data = replay_data(record)
     frames = data["frames"]
     body = {
@@ -172,14 +176,12 @@ class Replays:
         if task is None:
             task = asyncio.create_task(self._build(game_id))
             self._building[game_id] = task
-            task.add_done_callback(self._built)
+            task.add_done_callback(partial(self._built, game_id))
         # shield: a client that goes away does not cancel the build others wait for
         return await asyncio.shield(task)
 
-    def _built(self, task: asyncio.Task[Replay]) -> None:
-        for key, value in list(self._building.items()):
-            if value is task:
-                del self._building[key]
+    def _built(self, game_id: str, task: asyncio.Task[Replay]) -> None:
+        del self._building[game_id]
         if not task.cancelled():
             task.exception()  # retrieved here: every waiter may have gone away
 

@@ -10,6 +10,7 @@ from anyio import to_thread
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from app.replays import VERSION
 from app.rooms.errors import RoomError
 
 router = APIRouter(default_response_class=HTMLResponse)
@@ -82,7 +83,8 @@ async def replay_page(request: Request, game_id: str) -> HTMLResponse:
         variant=game.variant,
         game_status=game.status,
         ui=GAME_UIS.get(game.variant),
-        replay_url=f"/api/games/{quote(game.id)}/replay?frames=patches",
+        # `v`: a browser's cached body (an hour) is not reused by a client of other code
+        replay_url=f"/api/games/{quote(game.id)}/replay?frames=patches&v={VERSION[:16]}",
     )
 
 
