@@ -18,7 +18,9 @@ folder, a replay cache of one game in memory), in Debian's Chromium:
   frame posts a message to itself; the message runs after that frame's style, layout and
   paint, and its time is `firstPaint`. Shown over the loads, for a replay in the
   server's memory, one it reads from the database, and one it builds when the page is
-  asked for. Nothing of playwright runs in the page during a load (see `open_page`);
+  asked for; and, for a visitor who came before, from the lobby to the replay in one
+  tab (client files in the browser's cache). Nothing of playwright runs in the page
+  during a load (see `load_timings`);
 - stepping: on one page, `--steps` times, a keydown ArrowRight is dispatched to the
   document (the page's own keyboard handler) from a fresh task just after the previous
   step was painted. Per step: the synchronous handler time, the frame's main-thread work
@@ -149,26 +151,30 @@ TIMINGS_READY = """() => {
 
 
 def open_page(browser, url: str) -> dict[str, float]:
-    """One load with an empty browser cache: the page's timings.
+    """One load in a new browser context (an empty cache): the page's timings."""
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    try:
+        return load_timings(context.new_page(), url)
+    finally:
+        context.close()
+
+
+def load_timings(page, url: str) -> dict[str, float]:
+    """Navigate `page` to `url` and read the replay's timings once it is ready.
 
     Nothing of playwright runs in the page until it is done: `wait_for_selector` and the
     like first inject playwright's own script, about 20 ms of main-thread work that would
     land in the middle of the measured load. Plain `evaluate` calls, spaced out, do not.
     """
-    context = browser.new_context(viewport={"width": 1300, "height": 900})
-    try:
-        page = context.new_page()
-        page.goto(url, wait_until="commit")
-        time.sleep(0.5)  # the load is over by then, normally: see the first poll's result
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            time.sleep(0.1)
-            timings = page.evaluate(TIMINGS_READY)
-            if timings:
-                return timings
-        raise SystemExit(f"{url} did not finish loading")
-    finally:
-        context.close()
+    page.goto(url, wait_until="commit")
+    time.sleep(0.5)  # the load is over by then, normally: see the first poll's result
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        timings = page.evaluate(TIMINGS_READY)
+        if timings:
+            return timings
+    raise SystemExit(f"{url} did not finish loading")
 
 
 def main() -> None:
@@ -207,14 +213,24 @@ def main() -> None:
                     "in memory": [],
                     "stored": [],
                     "not built": [],
+                    "from lobby": [],
                 }
+                # A visitor who came by before: one tab, from the lobby to the replay, the
+                # client's files in the browser's cache (versioned URLs: no request at all).
+                visitor = browser.new_context(viewport={"width": 1300, "height": 900})
+                tab = visitor.new_page()
                 for turn, (kept, unkept) in enumerate(zip(stored, unbuilt, strict=True)):
                     cases = [("in memory", warm_id), ("stored", kept), ("not built", unkept)]
                     for case, gid in cases[turn % 3 :] + cases[: turn % 3]:
                         loads[case].append(open_page(browser, f"{base}/replay/{gid}"))
-                print("opening (ms since navigation start, empty browser cache each time), with")
-                print("  the replay in the server's memory, only stored (another process built")
-                print("  it, or before a restart), or not built (the page's request builds it):")
+                    tab.goto(base + "/")
+                    loads["from lobby"].append(load_timings(tab, f"{base}/replay/{warm_id}"))
+                visitor.close()
+                print("opening (ms since navigation start), a new browser context each time")
+                print("  (empty cache) with the replay in the server's memory, only stored")
+                print("  (another process built it, or before a restart), or not built (the")
+                print("  page's request builds it); and from the lobby in a tab that was there")
+                print("  before (cached client files, replay in the server's memory):")
                 for key, what in (
                     ("loaded", "replay data parsed"),
                     ("firstFrame", "first frame in the DOM"),
@@ -222,7 +238,7 @@ def main() -> None:
                 ):
                     for n, (case, timings) in enumerate(loads.items()):
                         label = what if n == 0 else ""
-                        print(f"  {label:23} {case:9} {summary([x[key] for x in timings])}")
+                        print(f"  {label:23} {case:10} {summary([x[key] for x in timings])}")
                 context = browser.new_context(viewport={"width": 1300, "height": 900})
                 page = context.new_page()
                 page.goto(f"{base}/replay/{warm_id}")
