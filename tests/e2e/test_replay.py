@@ -127,3 +127,15 @@ def test_the_chosen_language_is_kept_from_page_to_page(server: str, browser: Any
     assert page.text_content("#replay-title") == "Revoir la partie"
     assert page.text_content("#replay-players").startswith(f"{first} et {second} · ")
     assert page.input_value("#lang-select") == "fr"
+
+
+def test_a_replay_whose_code_does_not_load_is_shown_all_the_same(server: str, browser: Any) -> None:
+    """The page waits for its first frame before showing itself; when the page's module
+    never comes, it shows what it has after a moment instead of staying blank."""
+    game_id, _ = import_game(server)
+    page = browser.new_page(**CHROMIUM_ARGS)
+    page.route("**/static/js/replay.js*", lambda route: route.abort())
+    page.goto(f"{server}/replay/{game_id}")
+    assert not page.is_visible('[data-testid="replay-controls"]')
+    page.wait_for_selector('#replay-page[data-state="waiting"]', timeout=5000)
+    assert page.is_visible('[data-testid="replay-controls"]')
