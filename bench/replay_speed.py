@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -48,6 +47,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.replays import build, with_whole_frames  # noqa: E402
+from app.store.db import make_engine, make_sessionmaker  # noqa: E402
+from app.store.repository import Repository  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, free_port, http_json  # noqa: E402
 from tests.server.helpers import greedy_record, imported_row  # noqa: E402
 
@@ -119,11 +120,16 @@ def report_build(record: dict[str, Any]) -> None:
         print(f"  frames={encoding:7}  {raw:6.0f} KiB JSON, {len(packed) / 1024:4.0f} KiB gzipped")
 
 
-def forget_replays(database: str, game_ids: list[str]) -> None:
-    """Drop stored replays, as if these games had ended before replays were stored (the
-    bench's own database: a measurement set-up, not something the app does)."""
-    with sqlite3.connect(database) as db:
-        db.executemany("DELETE FROM replays WHERE game_id = ?", [(g,) for g in game_ids])
+def forget_replays(database_url: str, game_ids: list[str]) -> None:
+    """Make the stored replays of these games look built by other code, so that the
+    server builds them again when asked, as after a deploy that changed the engines."""
+    engine = make_engine(database_url)
+    try:
+        repo = Repository(make_sessionmaker(engine))
+        for game_id in game_ids:
+            repo.store_replay(game_id, "other-code", b"")
+    finally:
+        engine.dispose()
 
 
 def timed_get(url: str) -> tuple[float, int]:
@@ -199,7 +205,7 @@ def main() -> None:
             warm_id = ids.pop()
             time.sleep(2)  # each import builds and stores its replay in the background
             stored, unbuilt = ids[: args.loads], ids[args.loads :]
-            forget_replays(f"{folder}/bench.db", unbuilt)
+            forget_replays(f"sqlite:///{folder}/bench.db", unbuilt)
             for encoding in ("full", "patches"):
                 url = f"{base}/api/games/{warm_id}/replay?frames={encoding}"
                 cached = [timed_get(url)[0] for _ in range(9)]
