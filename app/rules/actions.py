@@ -34,6 +34,14 @@ def expect_fields(action: Mapping[str, Any], kind: str, fields: tuple[str, ...])
         raise bad(f"a {kind} action has exactly the fields {wanted}; got {sorted(action)}")
 
 
+def match_notation(pattern: str | re.Pattern[str], text: str, kind: str) -> re.Match[str]:
+    """`text` matched whole by `pattern`; `ValueError` naming the `kind` of notation."""
+    match = re.fullmatch(pattern, text)
+    if match is None:
+        raise ValueError(f"bad {kind} {text!r}")
+    return match
+
+
 def int_field(value: Any, name: str, allowed: range | tuple[int, ...]) -> int:
     """An int in `allowed`; `type(...) is int` so that `true` is not taken for 1."""
     if type(value) is not int or value not in allowed:
@@ -58,9 +66,7 @@ class Push:
 
     @classmethod
     def parse(cls, text: str) -> Push:
-        match = cls._PATTERN.fullmatch(text)
-        if not match:
-            raise ValueError(f"bad push {text!r}")
+        match = match_notation(cls._PATTERN, text, "push")
         slot = Slot.parse(match[1])
         return cls(slot.side, slot.index, int(match[2] or 0))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, overload, runtime_checkable
 
 JSON = dict[str, Any]
 
@@ -44,6 +44,18 @@ def no_options(raw: Mapping[str, Any] | None, variant: str) -> JSON:
     if raw:
         raise InvalidOptions(f"unknown {variant} option(s): {', '.join(map(str, sorted(raw)))}")
     return {}
+
+
+@overload
+def copy_result(result: None) -> None: ...
+@overload
+def copy_result(result: JSON) -> JSON: ...
+def copy_result(result: JSON | None) -> JSON | None:
+    """A game's result for a new state or a view, its lists (winners, scores) copied: a
+    result handed out must not share anything a later change could reach."""
+    if result is None:
+        return None
+    return {key: [*value] if isinstance(value, list) else value for key, value in result.items()}
 
 
 def rng_for(seed: str, seq: int) -> random.Random:

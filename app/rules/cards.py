@@ -33,8 +33,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from app.rules.actions import bad, expect_fields, from_wire, illegal, int_field
-from app.rules.base import JSON, IllegalAction, no_options
+from app.rules.actions import bad, expect_fields, from_wire, illegal, int_field, match_notation
+from app.rules.base import JSON, IllegalAction, copy_result, no_options
 from app.rules.board import BASE_OPENING, open_str, rotate
 
 VARIANT = "cards"
@@ -93,9 +93,7 @@ def cell_text(cell: Cell) -> str:
 
 
 def _parse_cell_text(text: str) -> Cell:
-    match = re.fullmatch(r"(-?\d+),(-?\d+)", text)
-    if not match:
-        raise ValueError(f"bad cell {text!r}")
+    match = match_notation(r"(-?\d+),(-?\d+)", text, "cell")
     return (int(match[1]), int(match[2]))
 
 
@@ -112,9 +110,7 @@ class Place:
 
     @classmethod
     def parse(cls, text: str) -> Place:
-        match = cls._PATTERN.fullmatch(text)
-        if not match:
-            raise ValueError(f"bad place {text!r}")
+        match = match_notation(cls._PATTERN, text, "place")
         return cls(int(match[1]), _parse_cell_text(match[2]), int(match[3] or 0))
 
     def __str__(self) -> str:
@@ -188,9 +184,7 @@ class Discard:
 
     @classmethod
     def parse(cls, text: str) -> Discard:
-        match = re.fullmatch(r"discard:h([01])", text)
-        if not match:
-            raise ValueError(f"bad discard {text!r}")
+        match = match_notation(r"discard:h([01])", text, "discard")
         return cls(int(match[1]))
 
     def __str__(self) -> str:
@@ -382,13 +376,9 @@ class CardsState:
             pile=self.pile.copy(),
             discarded=self.discarded.copy(),
             turn=None if self.turn is None else self.turn.clone(),
-            result=None if self.result is None else _copy_result(self.result),
+            result=copy_result(self.result),
             seq=self.seq,
         )
-
-
-def _copy_result(result: JSON) -> JSON:
-    return {**result, "winners": [*result["winners"]], "scores": [*result["scores"]]}
 
 
 # --- the engine ---------------------------------------------------------------------------
@@ -430,7 +420,7 @@ class CardsEngine:
         return None if state.turn is None else state.turn.seat
 
     def result(self, state: CardsState) -> JSON | None:
-        return None if state.result is None else _copy_result(state.result)
+        return copy_result(state.result)
 
     def notation(self, action: JSON) -> str:
         return str(action_from_dict(action))
@@ -617,7 +607,7 @@ class CardsEngine:
         scores = [len(p.taken) for p in state.players]
         best = max(scores)
         state.result = {"winners": [s for s, n in enumerate(scores) if n == best], "scores": scores}
-        return [*events, {"type": "finished", **_copy_result(state.result)}]
+        return [*events, {"type": "finished", **copy_result(state.result)}]
 
     # -- what viewers see -------------------------------------------------------------------
 

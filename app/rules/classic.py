@@ -19,13 +19,21 @@ Decisions taken where the rulebook is silent (each is also noted where it applie
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from app.rules.actions import Move, Push, bad, expect_fields, from_wire, illegal, int_field
-from app.rules.base import JSON, IllegalAction, InvalidOptions
+from app.rules.actions import (
+    Move,
+    Push,
+    bad,
+    expect_fields,
+    from_wire,
+    illegal,
+    int_field,
+    match_notation,
+)
+from app.rules.base import JSON, IllegalAction, InvalidOptions, copy_result
 from app.rules.board import (
     FIXED_CELLS,
     SLOTS,
@@ -90,9 +98,7 @@ class Swap:
 
     @classmethod
     def parse(cls, text: str) -> Swap:
-        match = re.fullmatch(r"swap:([0-3])", text)
-        if not match:
-            raise ValueError(f"bad swap {text!r}")
+        match = match_notation(r"swap:([0-3])", text, "swap")
         return cls(int(match[1]))
 
     def __str__(self) -> str:
@@ -198,10 +204,6 @@ class Turn:
         return self.event == event and not self.used
 
 
-def _copy_result(result: JSON | None) -> JSON | None:
-    return None if result is None else {**result, "winners": [*result["winners"]]}
-
-
 @dataclass(slots=True)
 class ClassicState:
     options: JSON
@@ -228,7 +230,7 @@ class ClassicState:
             else Turn(turn.seat, turn.phase, turn.event, turn.used, turn.bonus),
             forbidden=self.forbidden,
             last_push=self.last_push,
-            result=_copy_result(self.result),
+            result=copy_result(self.result),
             seq=self.seq,
         )
 
@@ -291,7 +293,7 @@ class ClassicEngine:
         return None if state.turn is None else state.turn.seat
 
     def result(self, state: ClassicState) -> JSON | None:
-        return _copy_result(state.result)
+        return copy_result(state.result)
 
     def notation(self, action: JSON) -> str:
         """Notation of a wire action, the redacted `{"type": "pick"}` included."""

@@ -34,13 +34,12 @@ Decisions taken where master.md leaves room (each noted where it applies):
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from app.rules.actions import Move, Push, bad, expect_fields, illegal, int_field
-from app.rules.base import JSON, IllegalAction, no_options
+from app.rules.actions import Move, Push, bad, expect_fields, illegal, int_field, match_notation
+from app.rules.base import JSON, IllegalAction, copy_result, no_options
 from app.rules.board import (
     SLOTS,
     Board,
@@ -132,9 +131,7 @@ class PlayCard:
 
     @classmethod
     def parse(cls, text: str) -> PlayCard:
-        match = re.fullmatch(r"(reroll|double_turn):([1-9]|1[0-2])", text)
-        if not match:
-            raise ValueError(f"bad card play {text!r}")
+        match = match_notation(r"(reroll|double_turn):([1-9]|1[0-2])", text, "card play")
         return cls(match[1], int(match[2]))
 
     def __str__(self) -> str:
@@ -265,7 +262,7 @@ class MasterState:
             second_phase=self.second_phase,
             forbidden=self.forbidden,
             last_push=self.last_push,
-            result=_copy_result(self.result),
+            result=copy_result(self.result),
             seq=self.seq,
         )
 
@@ -289,12 +286,6 @@ class MasterState:
         if self.final_open:
             return "final"
         return "second" if self.second_phase else "first"
-
-
-def _copy_result(result: JSON | None) -> JSON | None:
-    if result is None:
-        return None
-    return {**result, "winners": [*result["winners"]], "scores": [*result["scores"]]}
 
 
 # --- the engine ---------------------------------------------------------------------------
@@ -361,7 +352,7 @@ class MasterEngine:
         return turn.seat
 
     def result(self, state: MasterState) -> JSON | None:
-        return _copy_result(state.result)
+        return copy_result(state.result)
 
     def notation(self, action: JSON) -> str:
         return str(action_from_dict(action))

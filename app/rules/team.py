@@ -30,13 +30,12 @@ Decisions taken where the rules are silent (also in the rules page):
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from app.rules.actions import Push, bad, expect_fields, from_wire, illegal
-from app.rules.base import JSON, IllegalAction, InvalidOptions
+from app.rules.actions import Push, bad, expect_fields, from_wire, illegal, match_notation
+from app.rules.base import JSON, IllegalAction, InvalidOptions, copy_result
 from app.rules.board import (
     BASE_OPENING,
     CELL_COUNT,
@@ -159,9 +158,7 @@ class Rotate:
 
     @classmethod
     def parse(cls, text: str) -> Rotate:
-        match = re.fullmatch(r"rotate:([a-g][1-7])=([NESW]{2,3})", text)
-        if not match:
-            raise ValueError(f"bad rotate {text!r}")
+        match = match_notation(r"rotate:([a-g][1-7])=([NESW]{2,3})", text, "rotate")
         return cls(parse_cell(match[1]), parse_open(match[2]))
 
     def __str__(self) -> str:
@@ -186,9 +183,7 @@ class Switch:
 
     @classmethod
     def parse(cls, text: str) -> Switch:
-        match = re.fullmatch(r"switch:([a-g][1-7])-([a-g][1-7])", text)
-        if not match:
-            raise ValueError(f"bad switch {text!r}")
+        match = match_notation(r"switch:([a-g][1-7])-([a-g][1-7])", text, "switch")
         return cls(parse_cell(match[1]), parse_cell(match[2]))
 
     def __str__(self) -> str:
@@ -243,9 +238,7 @@ class Orient:
 
     @classmethod
     def parse(cls, text: str) -> Orient:
-        match = re.fullmatch(r"orient:([NESW]{2,3})", text)
-        if not match:
-            raise ValueError(f"bad orient {text!r}")
+        match = match_notation(r"orient:([NESW]{2,3})", text, "orient")
         return cls(parse_open(match[1]))
 
     def __str__(self) -> str:
@@ -378,7 +371,7 @@ class TeamState:
             card=self.card,
             effect=self.effect,
             turn=None if self.turn is None else self.turn.clone(),
-            result=None if self.result is None else {**self.result},
+            result=copy_result(self.result),
             seq=self.seq,
         )
 
@@ -477,11 +470,7 @@ class TeamEngine:
         return None if state.turn is None else state.turn.seat
 
     def result(self, state: TeamState) -> JSON | None:
-        return (
-            None
-            if state.result is None
-            else {**state.result, "winners": [*state.result["winners"]]}
-        )
+        return copy_result(state.result)
 
     def notation(self, action: JSON) -> str:
         return str(action_from_dict(action))
