@@ -121,17 +121,6 @@ export class CardsUI extends GameUI {
     document.addEventListener("keydown", (ev) => this.onKey(ev));
   }
 
-  me() {
-    const v = this.view;
-    if (!v || v.you === null || v.you === undefined) return null;
-    return v.players.find((p) => p.seat === v.you) || null;
-  }
-
-  isMyTurn() {
-    const v = this.view;
-    return !!(v && v.status === "playing" && v.turn && v.you !== null && v.turn.seat === v.you);
-  }
-
   setState(msg, consecutive) {
     const prev = this.view;
     this.view = msg.view;

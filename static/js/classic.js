@@ -49,18 +49,6 @@ export class ClassicUI extends GameUI {
     document.addEventListener("keydown", (ev) => this.onKey(ev));
   }
 
-  /** The viewer's own player entry, or null for a spectator. */
-  me() {
-    const v = this.view;
-    if (!v || v.you === null || v.you === undefined) return null;
-    return v.players.find((p) => p.seat === v.you) || null;
-  }
-
-  isMyTurn() {
-    const v = this.view;
-    return !!(v && v.status === "playing" && v.turn && v.you !== null && v.turn.seat === v.you);
-  }
-
   /**
    * A new `state` message.
    * @param {object} msg the state message

@@ -1,10 +1,24 @@
 /**
  * What every game UI does with the socket, whatever the game: send one action at a time,
- * unlock on a refusal, ask for the legal list again when it is missing. Each variant's UI
- * extends this and supplies `isMyTurn()`, `render()` and its own `legal` handling.
+ * unlock on a refusal, ask for the legal list again when it is missing; and who the viewer
+ * is in the view shown (`this.view`). Each variant's UI extends this and supplies
+ * `render()` and its own `legal` handling.
  */
 
 export class GameUI {
+  /** The viewer's own player entry in the view shown, or null for a spectator. */
+  me() {
+    const v = this.view;
+    if (!v || v.you === null || v.you === undefined) return null;
+    return v.players.find((p) => p.seat === v.you) || null;
+  }
+
+  /** Whether the game waits for the viewer (any phase of the viewer's turn). */
+  isMyTurn() {
+    const v = this.view;
+    return !!(v && v.status === "playing" && v.turn && v.you !== null && v.turn.seat === v.you);
+  }
+
   /** Ask for the legal actions again if they are still missing. */
   retryLegal() {
     if (this.isMyTurn() && this.legal === null) this.ctx.requestLegal();
