@@ -39,3 +39,15 @@ export function byId(id) {
 export function colorDot(color, extraClass = "") {
   return h("span", { class: `dot dot-${color} ${extraClass}`.trim(), "aria-hidden": "true" });
 }
+
+const flashTimers = new WeakMap();
+
+/** Show `text` in `el` for `ms` milliseconds; a new text replaces it and starts over. */
+export function flash(el, text, ms) {
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(flashTimers.get(el));
+  flashTimers.set(el, setTimeout(() => {
+    el.hidden = true;
+  }, ms));
+}

@@ -11,7 +11,7 @@
 
 import { answerBody, ApiError, request } from "./api.js";
 import { PatchedFrames } from "./patches.js";
-import { byId, colorDot, h } from "./dom.js";
+import { byId, colorDot, flash, h } from "./dom.js";
 import { formatDate, formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { ensureSprite, TREASURES, treasureIcon, treasureName } from "./tiles.js";
 import { COLORS, variantById } from "./variants.js";
@@ -369,14 +369,8 @@ function showError(text) {
   els.error.textContent = text;
 }
 
-let newsTimer = null;
 function showNews(text) {
-  els.news.textContent = text;
-  els.news.hidden = false;
-  clearTimeout(newsTimer);
-  newsTimer = setTimeout(() => {
-    els.news.hidden = true;
-  }, 2500);
+  flash(els.news, text, 2500);
 }
 
 function createUI(Ui) {

@@ -8,7 +8,7 @@ import { CardsUI } from "./cards.js";
 import { ClassicUI } from "./classic.js";
 import { MasterUI } from "./master.js";
 import { TeamUI } from "./team.js";
-import { byId, colorDot, h } from "./dom.js";
+import { byId, colorDot, flash, h } from "./dom.js";
 import { initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { ensureSprite } from "./tiles.js";
 import { COLORS, variantById } from "./variants.js";
@@ -85,14 +85,8 @@ function showError(text) {
   }
 }
 
-let newsTimer = null;
 function showNews(text) {
-  els.news.textContent = text;
-  els.news.hidden = false;
-  clearTimeout(newsTimer);
-  newsTimer = setTimeout(() => {
-    els.news.hidden = true;
-  }, 6000);
+  flash(els.news, text, 6000);
 }
 
 /** Human text for an error code and the server's message. */

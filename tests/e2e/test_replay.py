@@ -89,6 +89,15 @@ def test_keyboard_steps_through_a_replay(server: str, browser: Any) -> None:
     page.dispatch_event("#replay-scrub", "input")
     assert at(page) == 7 and current_entry(page) == 7
 
+    # stepping onto a move where a treasure was found says so for a moment
+    moves = http_json("GET", f"{server}/api/games/{game_id}/replay")["moves"]
+    found = next(m["seq"] for m in moves if any(e["type"] == "found" for e in m["events"]))
+    page.click(f'[data-testid="replay-move"][data-step="{found - 1}"] button')
+    page.keyboard.press("ArrowRight")
+    assert at(page) == found and page.is_visible('[data-testid="news"]')
+    assert page.text_content('[data-testid="news"]').strip()
+    page.wait_for_selector('[data-testid="news"]', state="hidden", timeout=5000)
+
     page.click('[data-testid="replay-verify"]')
     page.wait_for_selector('[data-testid="replay-verdict"][data-ok="true"]')
     assert page.locator('[data-testid="replay-verdict"] li.ok').count() == 5
