@@ -35,7 +35,6 @@ import argparse
 import gzip
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -49,7 +48,8 @@ sys.path.insert(0, str(ROOT))
 from app.replays import build, with_whole_frames  # noqa: E402
 from app.store.db import make_engine, make_sessionmaker  # noqa: E402
 from app.store.repository import Repository  # noqa: E402
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, free_port, http_json  # noqa: E402
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, http_json  # noqa: E402
+from tests.live_server import ServerProcess  # noqa: E402
 from tests.server.helpers import greedy_record, imported_row  # noqa: E402
 
 STEP_SCRIPT = """async (steps) => {
@@ -76,34 +76,6 @@ STEP_SCRIPT = """async (steps) => {
   }
   return { sync, work, latency, at: Number(document.getElementById("replay-page").dataset.at) };
 }"""
-
-
-def start_server(folder: str, settings: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    env = dict(os.environ, DATABASE_URL=f"sqlite:///{folder}/bench.db", **settings)
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "app.main:app",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(150):
-        try:
-            if http_json("GET", base + "/healthz").get("ok"):
-                return proc, base
-        except OSError:
-            time.sleep(0.2)
-    proc.terminate()
-    raise SystemExit("the server did not start")
 
 
 def report_build(record: dict[str, Any]) -> None:
@@ -196,7 +168,15 @@ def main() -> None:
     report_build(record)
     with tempfile.TemporaryDirectory() as folder:
         # A cache of one replay: each game opened below is built when its page is asked for.
-        proc, base = start_server(folder, {"REPLAY_CACHE_SIZE": "1"})
+        server = ServerProcess(
+            Path(folder),
+            {
+                "DATABASE_URL": f"sqlite:///{folder}/bench.db",
+                "LOG_LEVEL": "WARNING",
+                "REPLAY_CACHE_SIZE": "1",  # so that the other games are read or built
+            },
+        ).start()
+        base = server.url
         try:
             ids = [
                 http_json("POST", base + "/api/games/import", record)["id"]
@@ -258,8 +238,7 @@ def main() -> None:
                 print(f"  (stepped to move {result['at']} of {actions})")
                 browser.close()
         finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+            server.stop()
 
 
 if __name__ == "__main__":
