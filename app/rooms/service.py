@@ -52,6 +52,17 @@ def clean_name(raw: str) -> str:
     return name
 
 
+def _refuse_unparsed(live: LiveGame, seat: int, action: dict[str, Any]) -> None:
+    """`bad_message` for an action that does not parse, even one sent at a stale seq or
+    after the game ended: docs/protocol.md puts it before `stale` and `finished`. The
+    engine parses before any other check, so a throw-away apply tells."""
+    try:
+        live.tentative(seat, action)
+    except IllegalAction as exc:
+        if exc.code == "bad_message":
+            raise RoomError(exc.code, exc.message) from exc
+
+
 @dataclass
 class RoomLive:
     """This process's view of one room: its row, its game, its connections."""
@@ -326,10 +337,12 @@ class RoomService:
             live = await self._live(room)
             if live is None:
                 raise RoomError("illegal", "no game is running in this room")
-            if live.finished:
-                raise RoomError("finished", "the game is over")
+            if live.finished or seq != live.seq:
+                _refuse_unparsed(live, conn.seat, action)  # bad_message, then stale, then the rest
             if seq != live.seq:
                 raise RoomError("stale", f"the game is at seq {live.seq}, not {seq}")
+            if live.finished:
+                raise RoomError("finished", "the game is over")
             try:
                 game, events = live.tentative(conn.seat, action)
             except IllegalAction as exc:
