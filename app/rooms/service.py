@@ -390,8 +390,7 @@ class RoomService:
             except IllegalAction as exc:
                 raise RoomError(exc.code, exc.message) from exc
             try:
-                await self._db(
-                    self.repo.append_action,
+                await self.repo.commit_action(
                     live.id,
                     game.seq,
                     seat,
