@@ -3,7 +3,7 @@
  * move list and its "what move N did" panel, and the notation legend of the rules pages.
  *
  * The compact notation (`W4+1`, `h0@0,-5+1`, `take:1,-1`) stays the record's language;
- * players read a sentence ("pushed the tile in at W4, turned once"), with the notation
+ * players read a sentence ("pushed at W4, turned once"), with the notation
  * beside it as a small label. Words come from the notation alone, so the whole history a
  * room sends (notations only) reads as well as the moves seen live; a move's events
  * (when known: live moves, replays) add what it found or took. A notation this module
@@ -15,7 +15,7 @@ import { eventName, treasureName } from "./tiles.js";
 
 const TEXT = {
   en: {
-    "log.push": "pushed the tile in at {slot}",
+    "log.push": "pushed at {slot}",
     "log.turned.1": "turned once",
     "log.turned.2": "turned twice",
     "log.turned.3": "turned three times",
@@ -102,7 +102,7 @@ const TEXT = {
     "legend.meaning": "Meaning",
   },
   fr: {
-    "log.push": "a poussé la plaque en {slot}",
+    "log.push": "a poussé en {slot}",
     "log.turned.1": "tournée une fois",
     "log.turned.2": "tournée deux fois",
     "log.turned.3": "tournée trois fois",
@@ -188,7 +188,7 @@ const TEXT = {
     "legend.meaning": "Signification",
   },
   de: {
-    "log.push": "schob die Karte bei {slot} ein",
+    "log.push": "schob bei {slot} ein",
     "log.turned.1": "einmal gedreht",
     "log.turned.2": "zweimal gedreht",
     "log.turned.3": "dreimal gedreht",
