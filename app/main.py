@@ -20,6 +20,7 @@ from app.builders import replay_builders
 from app.config import ROOT, Settings, get_settings
 from app.metrics import CONTENT_TYPE, Metrics
 from app.replays import Replays
+from app.rooms.computer import ComputerPlayers
 from app.rooms.hub import Hub, LocalHub, RedisHub
 from app.rooms.presence import LocalPresence, Presence, RedisPresence
 from app.rooms.service import RoomService
@@ -60,12 +61,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         builds = replay_builders(settings.replay_processes)
         replays = Replays(repo, settings.replay_cache_size, executor=builds)
         service.on_finished.append(replays.warm)
+        computer = ComputerPlayers(
+            service, settings.computer_pause, settings.computer_sweep_seconds
+        )
         await service.start()
+        computer.start()
         heartbeat = asyncio.create_task(service.heartbeat())
         prebuild = asyncio.create_task(replays.prebuild(settings.replay_prebuild))
         app.state.repo = repo
         app.state.service = service
         app.state.replays = replays
+        app.state.computer = computer
         try:
             yield
         finally:
@@ -73,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            await computer.stop()
             with contextlib.suppress(Exception):
                 await presence.stop()
             await service.stop()
