@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from app.rules.actions import bad, expect_fields, from_wire, illegal, int_field, match_notation
-from app.rules.base import JSON, IllegalAction, copy_result, no_options, rules_version
+from app.rules.base import JSON, IllegalAction, copy_result, no_options
 from app.rules.board import BASE_OPENING, open_str, rotate
 
 VARIANT = "cards"
