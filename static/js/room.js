@@ -374,7 +374,7 @@ function renderLog() {
   for (const entry of app.log) {
     const seat = entry.seat;
     const name = seat === null || seat === undefined ? "" : app.names.get(seat) || `#${seat}`;
-    const words = entryWords(entry.notation, { names: seatName, events: entry.events });
+    const words = entryWords(entry.notation, { variant: variant.id, names: seatName, events: entry.events });
     list.append(h("li", { class: "log-entry", "data-testid": "log-entry", "data-seq": entry.seq },
       h("span", { class: "log-seq" }, `${entry.seq}.`),
       seat === null || seat === undefined ? null : colorDot(app.colors.get(seat) || COLORS[seat % 4]),
