@@ -39,15 +39,22 @@ function makeButton(el, label, fn) {
   el.setAttribute("aria-label", label);
   el.addEventListener("click", (ev) => {
     ev.preventDefault();
-    fn();
+    fn(ev);
   });
   el.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" || ev.key === " ") {
       ev.preventDefault();
-      fn();
+      fn(ev);
     }
   });
 }
+
+/** A tap by a finger (or pen): on phones an arrow asks for a second tap to confirm. */
+function isTouch(ev) {
+  return !!ev && (ev.pointerType === "touch" || ev.pointerType === "pen");
+}
+
+const DIRECTIONS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
 /** What a cell's drawing depends on: the tile's fields and the home drawn on it. */
 function tileSig(tile, home) {
@@ -86,6 +93,65 @@ export class BoardView {
     this.layers = null;
     /** @type {Animation[]} the slide and glide animations of the last render */
     this.running = [];
+    /** The slot ("N1") a first tap chose on a touch screen, waiting for the second. */
+    this.armed = null;
+    // Arrow keys move the focus to the nearest arrow or cell that way (Tab goes in order).
+    root.addEventListener("keydown", (ev) => this.onArrowKey(ev));
+  }
+
+  /** Move the focus from one board control to the nearest one in the arrow's direction. */
+  onArrowKey(ev) {
+    const dir = DIRECTIONS[ev.key];
+    const from = ev.target;
+    if (!dir || ev.altKey || ev.ctrlKey || ev.metaKey || !from || !from.getAttribute || !from.getAttribute("data-key")) return;
+    ev.preventDefault();
+    const box = from.getBoundingClientRect();
+    const x0 = box.left + box.width / 2;
+    const y0 = box.top + box.height / 2;
+    let best = null;
+    let bestScore = Infinity;
+    for (const el of this.root.querySelectorAll("[data-key][tabindex]")) {
+      if (el === from) continue;
+      const b = el.getBoundingClientRect();
+      const dx = b.left + b.width / 2 - x0;
+      const dy = b.top + b.height / 2 - y0;
+      const along = dx * dir[0] + dy * dir[1];
+      if (along <= 1) continue;
+      const across = Math.abs(dx * dir[1]) + Math.abs(dy * dir[0]);
+      const score = along + 2 * across;
+      if (score < bestScore) {
+        bestScore = score;
+        best = el;
+      }
+    }
+    if (best) best.focus();
+  }
+
+  /** An active arrow chosen: on a touch screen the first tap previews, the second pushes. */
+  arrowChosen(side, index, ev) {
+    const key = side + index;
+    if (isTouch(ev) && this.armed !== key) {
+      this.arm(key);
+      if (this.handlers.onArm) this.handlers.onArm(side, index);
+      return;
+    }
+    this.arm(null);
+    this.handlers.onArrow(side, index);
+  }
+
+  /** Mark `key`'s arrow as waiting for its confirming tap (null: none), its line shown. */
+  arm(key) {
+    this.armed = key;
+    if (!this.layers) return;
+    SLOTS.forEach(([side, index], i) => {
+      const g = this.layers.arrowSlots[i].outer.firstChild;
+      if (!g) return;
+      const on = key === side + index;
+      g.classList.toggle("armed", on);
+      g.setAttribute("data-armed", on ? "true" : "false");
+      if (on) this.showLine(this.layers.hint, side, index);
+    });
+    if (key === null) this.layers.hint.setAttribute("width", 0);
   }
 
   /**
@@ -222,11 +288,15 @@ export class BoardView {
       for (const [key, action] of ui.reachable) {
         const [r, c] = key.split(",").map(Number);
         const isStay = myPos && myPos[0] === r && myPos[1] === c;
-        const rect = svg("rect", {
+        // The whole cell is the target (44 px and more on phones); the frame is drawn inset.
+        const rect = svg("g", {
           class: "reachable" + (isStay ? " stay" : ""),
-          x: M + c * C + 4, y: M + r * C + 4, width: C - 8, height: C - 8, rx: 10,
           "data-testid": `cell-${r}-${c}`, "data-key": `cell-${r}-${c}`,
         });
+        rect.append(
+          svg("rect", { class: "reachable-hit", x: M + c * C, y: M + r * C, width: C, height: C }),
+          svg("rect", { class: "reachable-frame", x: M + c * C + 4, y: M + r * C + 4, width: C - 8, height: C - 8, rx: 10 }),
+        );
         makeButton(rect, t("game.move_to", { cell: cellName([r, c]) }), () => this.handlers.onCell(action.to));
         rects.push(rect);
       }
@@ -286,23 +356,28 @@ export class BoardView {
       const active = !isForbidden && ui.activeSlots.has(side + index);
       const isLast = !!last && last.side === side && last.index === index;
       const label = isForbidden ? t("game.arrow_forbidden", { slot: name }) : t("game.arrow", { slot: name });
-      const sig = `${active}|${isForbidden}|${isLast}|${label}`;
+      const sig = `${active}|${isForbidden}|${isLast}|${label}|${active && this.armed === side + index}`;
       if (slot.sig === sig && slot.outer.childNodes.length === 1) return;
       slot.sig = sig;
       const g = svg("g", {
         class: "arrow" + (active ? " active" : "") + (isForbidden ? " forbidden" : "") + (isLast ? " last" : ""),
         "data-testid": `arrow-${side}-${index}`, "data-key": `arrow-${side}-${index}`,
         "data-active": active ? "true" : "false",
+        "data-armed": active && this.armed === side + index ? "true" : "false",
       });
+      if (active && this.armed === side + index) g.classList.add("armed");
       g.append(svg("circle", { class: "arrow-hit", r: 30 }));
       g.append(svg("path", { class: "arrow-shape", d: "M -20 -16 L 20 -16 L 0 16 Z" }));
       if (isForbidden) g.append(svg("path", { class: "arrow-cross", d: "M -11 -11 L 11 11 M 11 -11 L -11 11" }));
       g.append(svg("title", {}, label));
       if (active) {
         const hint = L.hint;
-        makeButton(g, label, () => this.handlers.onArrow(side, index));
+        makeButton(g, label, (ev) => this.arrowChosen(side, index, ev));
         const show = () => this.showLine(hint, side, index);
-        const hide = () => hint.setAttribute("width", 0);
+        const hide = () => {
+          if (this.armed) this.arm(this.armed);
+          else hint.setAttribute("width", 0);
+        };
         g.addEventListener("pointerenter", show);
         g.addEventListener("focus", show);
         g.addEventListener("pointerleave", hide);
@@ -313,6 +388,10 @@ export class BoardView {
       }
       slot.outer.replaceChildren(g);
     });
+
+    // A waiting first tap holds while its arrow stays active; its line shows again.
+    if (this.armed && !ui.activeSlots.has(this.armed)) this.armed = null;
+    if (this.armed) this.arm(this.armed);
 
     if (focusedKey && !root.contains(document.activeElement)) {
       const again = root.querySelector(`[data-key="${focusedKey}"][tabindex]`);

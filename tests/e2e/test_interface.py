@@ -219,7 +219,7 @@ def test_the_target_is_marked_unlike_the_reachable_cells(
     a.wait_for_selector("[data-testid=turn-status][data-phase=move]")
     a.wait_for_selector("[data-testid=board][data-legal=ready]")
     on_board = own_target_marked(a)
-    cell = a.eval_on_selector(".reachable", "e => getComputedStyle(e).stroke")
+    cell = a.eval_on_selector(".reachable-frame", "e => getComputedStyle(e).stroke")
     probe = """() => {
       const g = document.createElementNS("http://www.w3.org/2000/svg", "rect");
       g.setAttribute("class", "target-ring");
@@ -299,6 +299,12 @@ def test_a_rules_index_and_a_notation_legend_on_every_rules_page(
         for i in range(rows.count()):
             code, meaning = rows.nth(i).locator("td").all_text_contents()
             assert meaning and meaning != code, (variant, code)
+        if variant != "cards":
+            # pictures drawn by the board's own tile code
+            figures = page.locator("[data-testid=rules-pictures] figure")
+            assert figures.count() >= 7
+            assert page.locator("[data-testid=rules-pictures] .tile .tile-wall").count() >= 20
+            page.screenshot(path=str(tmp_path / f"rules-{variant}.png"), full_page=True)
     page.select_option("#lang-select", "de")
     assert page.text_content("[data-testid=notation-legend] h2") == "Zugnotation"
 

@@ -1,0 +1,170 @@
+"""Issue 14, phones and accessibility: 44 px targets and tap-to-confirm on a phone, the
+controls of the step inside a 390x844 screen on every variant, keyboard play, and axe-core
+(axe-playwright-python, whose axe.min.js ships in the package: no network) with no serious
+or critical violation on the lobby, a rules page, a replay and a room of each variant.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import http_json, join_room
+from tests.server.helpers import greedy_record
+
+DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+# variant -> (options, the controls of the first step)
+FIRST_STEP = {
+    "classic": ({}, ["[data-testid=spare]", "[data-testid=rotate-cw]", "[data-testid=rotate-ccw]"]),
+    "master": ({}, ["[data-testid=spare]", "[data-testid=rotate-cw]", "[data-testid=rotate-ccw]"]),
+    "team": (
+        {"mode": "standard", "rules_version": 1},
+        ["[data-testid=spare]", "[data-testid=spell-push]", "[data-testid=end-turn]"],
+    ),
+    "cards": ({}, ["[data-testid=hand-panel] .hand-card"]),
+}
+
+
+def started(server: str, browser: Any, variant: str, options: dict, ctx_args: dict):
+    """A room of `variant` with two players, started; the first player's page."""
+    room = http_json("POST", server + "/api/rooms", {"variant": variant, "options": options})
+    url = server + room["url"]
+    contexts = [browser.new_context(**ctx_args) for _ in range(2)]
+    pages = [ctx.new_page() for ctx in contexts]
+    errors: list[str] = []
+    for ctx, page in zip(contexts, pages, strict=True):
+        ctx.set_default_timeout(15000)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    join_room(pages[0], url, "Ann", 0)
+    join_room(pages[1], url, "Bob", 1)
+    pages[0].click("[data-testid=start-button]")
+    pages[0].wait_for_selector("[data-testid=board][data-legal=ready]")
+    return pages, errors
+
+
+def inside_viewport(page: Any, selector: str) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    view = page.viewport_size
+    return (
+        box is not None
+        and box["y"] >= 0
+        and box["y"] + box["height"] <= view["height"]
+        and box["x"] >= 0
+        and box["x"] + box["width"] <= view["width"]
+    )
+
+
+@pytest.mark.parametrize("variant", list(FIRST_STEP))
+def test_the_controls_of_the_step_fit_a_phone_screen(
+    server: str, browser: Any, variant: str, tmp_path: Path
+) -> None:
+    options, controls = FIRST_STEP[variant]
+    (page, _), errors = started(server, browser, variant, options, PHONE)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(tmp_path / f"phone-{variant}.png"))
+    assert inside_viewport(page, "[data-testid=board]")
+    for selector in controls:
+        assert inside_viewport(page, selector), selector
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390  # nothing sticks out sideways
+    assert errors == []
+
+
+def test_phone_targets_are_44px_and_an_arrow_asks_for_a_second_tap(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    (page, other), errors = started(server, browser, "classic", {}, PHONE)
+    arrows = page.locator("[data-testid^=arrow-][data-active=true]")
+    hit = arrows.first.locator(".arrow-hit").bounding_box()
+    assert hit["width"] >= 44 and hit["height"] >= 44
+
+    arrow = arrows.nth(1)
+    arrow.tap()
+    assert arrow.get_attribute("data-armed") == "true"
+    assert page.locator("[data-testid=move-log]").get_attribute("data-count") == "0"
+    assert "again" in page.text_content("[data-testid=news]")
+    assert page.locator(".line-hint").bounding_box()["width"] > 0  # where the tile goes
+    page.screenshot(path=str(tmp_path / "armed.png"))
+    # a tap on another arrow moves the choice there; a second tap on it pushes
+    other_arrow = arrows.nth(2)
+    other_arrow.tap()
+    assert other_arrow.get_attribute("data-armed") == "true"
+    assert arrow.get_attribute("data-armed") == "false"
+    other_arrow.tap()
+    page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+    other.wait_for_selector("[data-testid=move-log][data-count='1']")
+
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    cell = page.locator("[data-testid^=cell-]").first.bounding_box()
+    assert cell["width"] >= 44 and cell["height"] >= 44
+    page.locator("[data-testid^=cell-]").first.tap()  # a cell: one tap
+    other.wait_for_selector("[data-testid=move-log][data-count='2']")
+    assert errors == []
+
+
+FOCUSED_KEY = "() => document.activeElement && document.activeElement.getAttribute('data-key')"
+
+
+def tab_to(page: Any, prefix: str, limit: int = 80) -> str:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        key = page.evaluate(FOCUSED_KEY)
+        if key and key.startswith(prefix):
+            return key
+    raise AssertionError(f"Tab never reached a {prefix} control")
+
+
+def test_a_game_is_playable_by_keyboard_alone(server: str, browser: Any) -> None:
+    (page, other), errors = started(server, browser, "classic", {}, DESKTOP)
+    first = tab_to(page, "arrow-")
+    page.keyboard.press("ArrowRight")
+    moved = page.evaluate(FOCUSED_KEY)
+    assert moved.startswith("arrow-") and moved != first  # arrow keys choose a slot
+    page.keyboard.press("r")  # turn the spare
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    tab_to(page, "cell-")
+    for key in ("ArrowDown", "ArrowUp", "ArrowLeft", "ArrowRight"):
+        page.keyboard.press(key)  # moves among the lit cells (or stays when none that way)
+    assert page.evaluate(FOCUSED_KEY).startswith("cell-")
+    page.keyboard.press("Enter")
+    other.wait_for_selector("[data-testid=move-log][data-count='2']")
+    notations = other.locator("[data-testid=log-entry] .log-notation").all_text_contents()
+    assert notations[0].endswith("+1")  # the rotation chosen by key
+    assert errors == []
+
+
+def axe_problems(page: Any) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:5]]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_axe_finds_no_serious_violation(server: str, browser: Any) -> None:
+    record = greedy_record(players=2, seed="e2e-axe", events=True)
+    game_id = http_json("POST", server + "/api/games/import", record)["id"]
+    page = browser.new_page(**DESKTOP)
+    page.goto(server + "/")
+    page.wait_for_selector("[data-testid=game-intros] li")
+    assert axe_problems(page) == []
+    page.goto(server + "/rules/team")
+    page.wait_for_selector("[data-testid=notation-legend] tr")
+    assert axe_problems(page) == []
+    page.goto(f"{server}/replay/{game_id}?at=6")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    assert axe_problems(page) == []
+    for variant, (options, _) in FIRST_STEP.items():
+        (room_page, _), errors = started(server, browser, variant, options, DESKTOP)
+        assert axe_problems(room_page) == [], variant
+        assert errors == []
