@@ -38,12 +38,13 @@ PAIRINGS: tuple[tuple[Level, Level], ...] = (
     ("medium", "easy"),
     ("hard", "easy"),
 )
+V2 = {"rules_version": 2}  # what new rooms play
 DUELS: dict[str, tuple[str, dict[str, Any]]] = {
-    "classic": ("classic", {}),
-    "classic+events": ("classic", {"events": True}),
-    "classic+younger": ("classic", {"events": True, "return_home": False}),
-    "master": ("master", {}),
-    "cards": ("cards", {}),
+    "classic": ("classic", V2),
+    "classic+events": ("classic", {"events": True, **V2}),
+    "classic+younger": ("classic", {"events": True, "return_home": False, **V2}),
+    "master": ("master", V2),
+    "cards": ("cards", V2),
 }
 TEAM_MODES = ("introductory", "standard", "expert")
 TEAM_LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
@@ -98,7 +99,7 @@ def team_jobs(games: int, counts: tuple[int, ...]) -> Iterator[Job]:
                     yield Job(
                         "team",
                         "team",
-                        {"mode": mode},
+                        {"mode": mode, **V2},
                         (level,) * count,
                         f"bench-team-{mode}-{count}-{level}-{i}",
                         (mode, count, level),

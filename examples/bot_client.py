@@ -32,6 +32,7 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 Action = dict[str, Any]
+IDLE_SECONDS = 10.0
 
 
 def decide(variant: str, level: str, view: dict[str, Any], legal: list[Action]) -> Action:
@@ -101,7 +102,14 @@ class Player:
         async with websockets.connect(self.ws_url) as ws:
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
             view: dict[str, Any] | None = None
-            async for raw in ws:
+            while True:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), IDLE_SECONDS)
+                except TimeoutError:
+                    # Nothing for a while: say hello again, which re-sends the current
+                    # state (cheap insurance against any message lost on the way).
+                    await ws.send(json.dumps({"type": "hello", "token": self.token}))
+                    continue
                 message = json.loads(raw)
                 kind = message["type"]
                 if kind == "state":
@@ -125,8 +133,11 @@ class Player:
                 elif kind == "error":
                     if message["code"] in ("stale", "not_your_turn"):
                         continue  # the state moved on; its `state` message follows
+                    if message["code"] == "rate_limited" and view is not None:
+                        await asyncio.sleep(1.0)  # then ask again
+                        await ws.send(json.dumps({"type": "legal", "id": "retry"}))
+                        continue
                     raise RuntimeError(f"server refused: {message}")
-        return None
 
 
 async def main(argv: list[str] | None = None) -> dict[str, Any]:

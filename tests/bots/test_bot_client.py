@@ -37,10 +37,21 @@ def _client(*args: str) -> subprocess.Popen[str]:
     )
 
 
-def _summary(process: subprocess.Popen[str]) -> dict:
-    out, err = process.communicate(timeout=240)
-    assert process.returncode == 0, err
-    return json.loads(out.strip().splitlines()[-1])
+def _summaries(*processes: subprocess.Popen[str], timeout: float = 400) -> list[dict]:
+    """Each client's closing summary; a client that fails or hangs fails the test with
+    every client's error output (one that dies leaves the other waiting for it)."""
+    outputs = []
+    try:
+        for process in processes:
+            outputs.append(process.communicate(timeout=timeout))
+    except subprocess.TimeoutExpired:
+        for process in processes:
+            process.kill()
+        errors = [p.communicate()[1] for p in processes]
+        pytest.fail("a client hung:\n" + "\n---\n".join(errors))
+    for process, (_, err) in zip(processes, outputs, strict=True):
+        assert process.returncode == 0, err
+    return [json.loads(out.strip().splitlines()[-1]) for out, _ in outputs]
 
 
 @pytest.mark.parametrize("variant", ["classic", "cards"])
@@ -49,7 +60,7 @@ def test_two_example_clients_play_a_whole_game(server: ServerProcess, variant: s
     ann = _client("--server", server.url, "--room", room, "--name", "Ann", "--players", "2",
                   "--level", "hard", "--drop-after", "3")  # fmt: skip
     bob = _client("--server", server.url, "--room", room, "--name", "Bob", "--level", "easy")
-    first, second = _summary(ann), _summary(bob)
+    first, second = _summaries(ann, bob)
     assert first["result"] == second["result"]
     assert first["result"]["winners"]
     assert first["reconnects"] >= 1  # Ann's socket was dropped and she said hello again
@@ -68,4 +79,5 @@ def test_the_example_creates_a_room_too(server: ServerProcess) -> None:
     assert host.stdout is not None
     room = json.loads(host.stdout.readline())["room"]
     guest = _client("--server", server.url, "--room", room, "--name", "Bob")
-    assert _summary(host)["result"] == _summary(guest)["result"]
+    first, second = _summaries(host, guest)
+    assert first["result"] == second["result"]
