@@ -27,7 +27,7 @@ from app.rooms.hub import Hub, HubMessage
 from app.rooms.keys import hash_token, new_game_id, new_room_code, new_seed, new_token
 from app.rooms.live import LiveGame, dumps
 from app.rooms.presence import LocalPresence, Presence
-from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, seed_hash
+from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, new_options, seed_hash
 from app.store.repository import (
     ActionRecord,
     GameRecord,
@@ -140,7 +140,7 @@ class RoomService:
         if variant not in ENGINES:
             raise RoomError("bad_request", f"unknown variant {variant!r}", 422)
         try:
-            normalised = get_engine(variant).parse_options(options or {})
+            normalised = new_options(variant, options or {})  # stamped: the current rules
         except InvalidOptions as exc:
             raise RoomError("bad_options", str(exc), 422) from exc
         code = new_room_code()
