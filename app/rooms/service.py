@@ -180,6 +180,26 @@ class RoomService:
             sum(1 for c in greeted if c.seat is None),
         )
 
+    async def spectator_view(self, code: str) -> dict[str, Any]:
+        """The running game's view for a viewer without a seat, exactly what any spectator
+        is sent (so no secret): the lobby's live thumbnails. From memory when the room is
+        here, else re-played from the log without keeping it."""
+        room = self.rooms.get(code)
+        live = room.live if room is not None else None
+        if live is None:
+            record = await self._db(self.repo.get_room, code)
+            if record is None:
+                raise not_found("room")
+            game = (
+                None
+                if record.game_id is None
+                else await self._db(self.repo.get_game, record.game_id)
+            )
+            if game is None:
+                raise RoomError("illegal", "no game is running in this room", 409)
+            live = LiveGame.load(game, await self._db(self.repo.actions, game.id, 0))
+        return {"seq": live.seq, "view": live.game.view(None)}
+
     async def watching(self, code: str) -> int:
         """Spectators of a room over every process: the lobby's "watching"."""
         room = self.rooms.get(code)

@@ -49,6 +49,12 @@ async def get_room(code: str, service: Service) -> dict[str, Any]:
     return await service.room_info(code)
 
 
+@router.get("/rooms/{code}/view")
+async def room_view(code: str, service: Service) -> dict[str, Any]:
+    """The room's game as a spectator sees it (extension: the lobby's live thumbnails)."""
+    return await service.spectator_view(code)
+
+
 @router.post("/rooms/{code}/join", status_code=201)
 async def join_room(code: str, body: Join, service: Service) -> dict[str, Any]:
     seat, token = await service.join(code, body.name)

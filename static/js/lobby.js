@@ -8,6 +8,7 @@ import { byId, h } from "./dom.js";
 import { formatDate, formatList, initI18n, onLanguageChange, t } from "./i18n.js";
 import { setupImport } from "./importer.js";
 import { renderIntro } from "./intro.js";
+import { fillThumbs } from "./thumbs.js";
 import { applies } from "./options.js";
 import { VARIANTS, variantById } from "./variants.js";
 
@@ -35,6 +36,7 @@ const paging = {
 };
 
 const REFRESH_MS = 15000;
+const THUMB_MS = 4000;
 /** Latest lists, kept to re-render on a language change. */
 const lists = { live: null, finished: null, liveError: false, finishedError: false };
 /** Finished games' details (for the winners), by id; they never change. */
@@ -123,6 +125,7 @@ function renderLive() {
   const games = lists.live || [];
   for (const g of games) {
     els.live.append(h("li", { class: "game-item", "data-testid": "live-game" },
+      g.room ? h("a", { class: "thumb", href: `/r/${encodeURIComponent(g.room)}`, "data-thumb": g.room, "data-testid": "live-thumb", "aria-hidden": "true", tabindex: "-1" }) : null,
       h("div", { class: "game-main" },
         h("span", { class: "game-players", title: formatList(playerNames(g)) }, formatList(playerNames(g))),
         h("span", { class: "game-meta" },
@@ -132,6 +135,7 @@ function renderLive() {
       h("a", { class: "button", href: `/r/${encodeURIComponent(g.room)}` }, t("lobby.watch"))));
   }
   els.liveEmpty.hidden = games.length > 0;
+  fillThumbs(els.live);
   renderPager("live");
   els.liveEmpty.textContent = lists.liveError ? t("lobby.load_error") : lists.live === null ? t("lobby.loading") : t("lobby.none_live");
 }
@@ -258,6 +262,10 @@ function main() {
   setInterval(() => {
     if (!document.hidden) loadLists();
   }, REFRESH_MS);
+  // The live boards move more often than the lists change.
+  setInterval(() => {
+    if (!document.hidden) fillThumbs(els.live);
+  }, THUMB_MS);
 }
 
 main();

@@ -464,3 +464,55 @@ def test_replay_layout_holds(server: str, browser: Any) -> None:
     # the file input shows its whole text
     width = page.locator("[data-testid=import-file]").bounding_box()["width"]
     assert width >= 250
+
+
+def test_live_games_show_a_live_board(server: str, browser: Any, tmp_path: Path) -> None:
+    url, a, _b, errors = two_players(server, browser, "classic")
+    a.click("[data-testid=start-button]")
+    lobby = browser.new_page(**DESKTOP)
+    lobby.goto(server + "/")
+    thumb = lobby.locator("[data-testid=live-thumb]").first
+    thumb.locator("svg .tile").first.wait_for()
+    assert thumb.locator("svg .tile").count() == 49
+    assert thumb.get_attribute("href") == url.removeprefix(server)
+    seq = thumb.get_attribute("data-seq")
+    push_and_move(a)
+    lobby.wait_for_function(
+        "(seq) => document.querySelector('[data-testid=live-thumb]').dataset.seq !== seq",
+        arg=seq,
+        timeout=15000,
+    )
+    lobby.screenshot(path=str(tmp_path / "lobby-live.png"))
+    assert errors == []
+
+
+def test_a_decision_with_one_answer_is_not_asked(server: str, browser: Any) -> None:
+    """Master: in the coin phase with only "keep my cards" legal, the page sends it at
+    once (the log keeps it as an action) instead of asking."""
+    page = browser.new_page(**DESKTOP)
+    page.goto(server + "/")
+    sent = page.evaluate(
+        """async () => {
+      const { MasterUI } = await import("/static/js/master.js");
+      const el = (tag) => document.body.appendChild(document.createElement(tag));
+      const NS = "http://www.w3.org/2000/svg";
+      const svgEl = () => document.body.appendChild(document.createElementNS(NS, "svg"));
+      const els = { board: svgEl(), spare: svgEl(), rotateCw: el("button"),
+        rotateCcw: el("button"), stay: el("button"), controls: el("section"),
+        turn: el("div"), seq: el("span"), target: el("div"), event: el("section"),
+        players: el("ul"), result: el("div"), hand: el("section") };
+      const sent = [];
+      const ctx = { sendAction: (a) => { sent.push(a); return true; }, requestLegal() {},
+        showError() {}, showNews() {}, isConnected: () => null };
+      const ui = new MasterUI(els, ctx);
+      ui.render = () => {};
+      const turn = { seat: 0, actor: 0, phase: "coin", taken: 3 };
+      ui.view = { seq: 9, status: "playing", you: 0, turn };
+      ui.setLegal({ seq: 9, actions: [{ type: "no_coin" }] });
+      ui.clearPending();
+      ui.view = { seq: 10, status: "playing", you: 0, turn };
+      ui.setLegal({ seq: 10, actions: [{ type: "coin" }, { type: "no_coin" }] });
+      return sent;
+    }"""
+    )
+    assert sent == [{"type": "no_coin"}]  # sent once; with two answers, nothing is sent
