@@ -1143,6 +1143,16 @@ const DICTS = { en, fr, de };
 const listeners = new Set();
 
 /**
+ * Add a module's own strings (`{en: {...}, fr: {...}, de: {...}}`), so that a feature's
+ * text lives beside it instead of in one file everybody edits.
+ */
+export function addTranslations(more) {
+  for (const [code, entries] of Object.entries(more)) {
+    if (DICTS[code]) Object.assign(DICTS[code], entries);
+  }
+}
+
+/**
  * The language to use: the choice remembered in the `lang` cookie (the server writes it
  * into `<html data-lang>`, so no storage is read here: the first read of localStorage
  * costs several milliseconds before the first frame), else the browser's, else English.

@@ -11,6 +11,8 @@ import { TeamUI } from "./team.js";
 import { byId, colorDot, flash, h } from "./dom.js";
 import { initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { ensureSprite } from "./tiles.js";
+import { initTable, joinToken, mayStart, renderTable, seatBadges, seatControls, startToken } from "./room-table.js";
+import { seatName, tableApi } from "./table.js";
 import { COLORS, variantById } from "./variants.js";
 
 /** Game UIs by variant id. */
@@ -143,8 +145,7 @@ function createGameUI() {
 function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
-      app.seat = msg.seat ?? null;
-      setRoom(msg.room);
+      onWelcome(msg);
       break;
     case "room":
       setRoom(msg.room);
@@ -164,6 +165,20 @@ function onMessage(msg) {
     default:
       break;
   }
+}
+
+/** A welcome answers hello, or says this tab's seat changed number or was freed. */
+function onWelcome(msg) {
+  const seat = msg.seat ?? null;
+  if (app.token && app.seat !== null && seat !== app.seat && app.room) {
+    if (seat === null) {
+      app.token = null;
+      saveToken(code, null);
+      showNews(t("room.seat_freed"));
+    }
+  }
+  app.seat = seat;
+  setRoom(msg.room);
 }
 
 function onError(msg) {
@@ -264,6 +279,8 @@ function renderChatNote() {
 function renderLobby() {
   const room = app.room;
   if (!room) return;
+  for (const s of room.seats) if (s.kind === "computer") app.names.set(s.seat, seatName(s));
+  renderTable({ code, variant, room, seat: app.seat, token: app.token, showError, errorText });
   const seated = app.seat !== null;
   const seats = room.seats;
   els.seats.replaceChildren();
@@ -273,14 +290,16 @@ function renderLobby() {
     if (s) {
       els.seats.append(h("li", { class: "seat" + (s.seat === app.seat ? " mine" : ""), "data-testid": `seat-${i}` },
         colorDot(color, "big"),
-        h("span", { class: "seat-name" }, s.name),
+        h("span", { class: "seat-name" }, seatName(s)),
         s.kind === "bot" ? h("span", { class: "muted" }, ` (${t("room.bot")})`) : null,
         s.seat === app.seat ? h("span", { class: "muted" }, ` (${t("room.you")})`) : null,
+        seatBadges(s),
         h("span", {
           class: "conn-dot " + (s.connected ? "on" : "off"),
           title: t(s.connected ? "room.connected" : "room.disconnected"),
           "aria-label": t(s.connected ? "room.connected" : "room.disconnected"),
-        })));
+        }),
+        seatControls(s, app.seat)));
     } else {
       els.seats.append(h("li", { class: "seat free", "data-testid": `seat-${i}` },
         colorDot(color, "big hollow"), h("span", { class: "muted" }, t("room.free_seat"))));
@@ -289,7 +308,7 @@ function renderLobby() {
   const full = seats.length >= variant.maxPlayers;
   const lobby = room.status === "lobby";
   els.joinForm.hidden = seated || full || !lobby;
-  els.start.hidden = !seated || !lobby;
+  els.start.hidden = !mayStart(room, app.seat);
   els.start.disabled = seats.length < variant.minPlayers;
   if (seated) {
     els.lobbyHelp.textContent = seats.length < variant.minPlayers
@@ -310,7 +329,7 @@ async function join(ev) {
   }
   els.joinButton.disabled = true;
   try {
-    const res = await api.join(code, name);
+    const res = await tableApi.join(code, name, joinToken());
     app.token = res.token;
     app.seat = res.seat;
     saveToken(code, res.token);
@@ -332,7 +351,7 @@ async function start() {
   els.lobbyError.textContent = "";
   els.start.disabled = true;
   try {
-    await api.start(code, app.token);
+    await api.start(code, startToken(app.token));
   } catch (err) {
     els.lobbyError.textContent = err instanceof ApiError ? errorText(err.code, err.message) : t("error.network");
     els.start.disabled = false;
@@ -436,6 +455,7 @@ function renderAll() {
 }
 
 async function main() {
+  initTable(code);
   initI18n();
   ensureSprite();
   setupShare();
