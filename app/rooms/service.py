@@ -21,6 +21,7 @@ from anyio import to_thread
 
 from app.metrics import Metrics
 from app.rooms import table
+from app.rooms.coalesce import Coalescer
 from app.rooms.connection import Connection
 from app.rooms.errors import RoomError, not_found, unauthorized
 from app.rooms.hub import Hub, HubMessage
@@ -125,6 +126,8 @@ class RoomService:
         # Seconds the host's seat must be disconnected before others may start.
         self.host_grace = 60.0
         self._timers: set[asyncio.Task[None]] = set()
+        # Presence changes reach a room at most once a second (quadratic otherwise).
+        self._presence_news = Coalescer(self._broadcast_presence)
         # Called with the game id when a game ends here (the replay starts building).
         self.on_finished: list[Callable[[str], None]] = []
         # Called with the room code after this process committed an action or started a
@@ -140,6 +143,7 @@ class RoomService:
     async def stop(self) -> None:
         for task in list(self._timers):
             task.cancel()
+        await self._presence_news.stop()
         await self.hub.stop()
 
     # Rooms -----------------------------------------------------------------------
@@ -658,8 +662,7 @@ class RoomService:
             except IllegalAction as exc:
                 raise RoomError(exc.code, exc.message) from exc
             try:
-                await self._db(
-                    self.repo.append_action,
+                await self.repo.commit_action(
                     live.id,
                     game.seq,
                     seat,
@@ -798,7 +801,7 @@ class RoomService:
             await self._reload(room)
             await self._broadcast_room(room, reseat=True)
         elif kind == "presence":
-            await self._broadcast_room(room)
+            await self._presence_news.poke(room.record.code)
         elif kind == "seq":
             await self._send_states(room, message)
 
@@ -819,7 +822,11 @@ class RoomService:
                     live.extend([ActionRecord(seq, carried["seat"], carried["payload"], by)])
                 else:
                     await self._catch_up(live)
-        for conn in list(room.connections):
+        # Seats first: their writers then run first, so a player's round trip does not
+        # wait behind thousands of spectators' sends.
+        everyone = list(room.connections)
+        seated = [c for c in everyone if c.seat is not None]
+        for conn in (*seated, *(c for c in everyone if c.seat is None)):
             if conn.welcomed and (conn.game_id != live.id or conn.sent_seq < live.seq):
                 self._send_state(conn, live)
 
@@ -837,6 +844,12 @@ class RoomService:
                 if seat is None:
                     conn.token_hash = None
                 conn.send(dumps({"type": "welcome", "seat": seat, "room": info}))
+
+    async def _broadcast_presence(self, code: str) -> None:
+        """The room message after presence changes, coalesced (`app/rooms/coalesce.py`)."""
+        room = self.rooms.get(code)
+        if room is not None and room.connections:
+            await self._broadcast_room(room)
 
     async def _broadcast_room(self, room: RoomLive, reseat: bool = False) -> None:
         info = await self._info(room)

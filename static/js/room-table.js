@@ -7,10 +7,10 @@
 import { ApiError } from "./api.js";
 import { byId, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { LEVELS, loadHostToken, optionsText, seatName, tableApi } from "./table.js";
+import { applies } from "./options.js";
+import { LEVELS, loadHostToken, seatName, tableApi } from "./table.js";
 
 const els = {
-  options: byId("room-options"),
   startRule: byId("start-rule"),
   host: byId("host-panel"),
   after: byId("after-game"),
@@ -146,7 +146,8 @@ function renderHostPanel(room) {
     h("h3", {}, t("room.host_panel")),
     variant.options.length
       ? h("fieldset", { class: "options" }, h("legend", {}, t("room.options_title")),
-        ...variant.options.map((opt) => optionControl(opt, room.options[opt.key] ?? opt.default)))
+        ...variant.options.filter((opt) => applies(opt, room.options))
+          .map((opt) => optionControl(opt, room.options[opt.key] ?? opt.default)))
       : null,
     h("div", { class: "option" }, listed, h("label", { for: "room-listed" }, t("room.listed"))),
     h("div", { class: "add-computer row" },
@@ -194,7 +195,6 @@ export function renderTable(context) {
   ctx = context;
   const { room, seat, token } = context;
   if (!room) return;
-  els.options.textContent = optionsText(ctx.variant, room.options);
   renderStartRule(room, seat);
   renderHostPanel(room);
   renderAfterGame(room, seat, token);

@@ -6,26 +6,15 @@
 
 import { request } from "./api.js";
 import { t } from "./i18n.js";
+import { optionWords } from "./options.js";
 import "./table-i18n.js";
 
 export const LEVELS = ["easy", "medium", "hard"];
 
-/** A room's options in words: "Event variant · Return home to win". */
+/** A room's options in words, on one line (options.js says each). */
 export function optionsText(variant, options) {
-  if (!variant || !variant.options.length) return t("options.none");
-  const parts = [];
-  for (const opt of variant.options) {
-    const value = options ? options[opt.key] : undefined;
-    if (value === undefined) continue;
-    if (opt.type === "boolean") {
-      parts.push(t(value ? "options.yes" : "options.no", { label: t(opt.label) }));
-    } else {
-      const choice = (opt.choices || []).find((c) => c.value === value);
-      if (opt.key.startsWith("spell_") && value === "random") continue; // the default says nothing
-      parts.push(t("options.choice", { label: t(opt.label), value: choice ? t(choice.label) : String(value) }));
-    }
-  }
-  return parts.length ? parts.join(" · ") : t("options.none");
+  const words = variant ? optionWords(variant, options) : [];
+  return words.length ? words.map((w) => w.text).join(" · ") : t("option.none");
 }
 
 /** The name a seat shows: computer seats by level, in the page's language. */
