@@ -28,7 +28,7 @@ from app.rooms.hub import Hub, HubMessage
 from app.rooms.keys import hash_token, new_game_id, new_room_code, new_seed, new_token
 from app.rooms.live import LiveGame, dumps
 from app.rooms.presence import LocalPresence, Presence
-from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, seed_hash
+from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, new_options, seed_hash
 from app.store.repository import (
     ActionRecord,
     GameRecord,
@@ -167,7 +167,7 @@ class RoomService:
     @staticmethod
     def _options(variant: str, options: dict[str, Any] | None) -> dict[str, Any]:
         try:
-            return get_engine(variant).parse_options(options or {})
+            return new_options(variant, options or {})  # stamped: the current rules
         except InvalidOptions as exc:
             raise RoomError("bad_options", str(exc), 422) from exc
 

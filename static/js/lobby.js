@@ -9,6 +9,7 @@ import { formatDate, formatList, initI18n, onLanguageChange, t } from "./i18n.js
 import { setupImport } from "./importer.js";
 import { enterRoom, listedChosen, loadOpenTables, setupLobbyTable } from "./lobby-table.js";
 import { tableApi } from "./table.js";
+import { renderIntro } from "./intro.js";
 import { applies } from "./options.js";
 import { VARIANTS, variantById } from "./variants.js";
 
@@ -130,9 +131,9 @@ function renderLive() {
   for (const g of games) {
     els.live.append(h("li", { class: "game-item", "data-testid": "live-game" },
       h("div", { class: "game-main" },
-        h("span", { class: "game-players" }, formatList(playerNames(g))),
+        h("span", { class: "game-players", title: formatList(playerNames(g)) }, formatList(playerNames(g))),
         h("span", { class: "game-meta" },
-          variantLabel(g.variant), " · ", t("lobby.moves", { n: g.seq ?? 0 }),
+          variantLabel(g.variant), " · ", t("lobby.actions", { n: g.seq ?? 0 }),
           g.started_at ? " · " + t("lobby.started", { date: formatDate(g.started_at) }) : "",
           " · ", h("span", { class: "watching", "data-testid": "watching" }, t("lobby.watching", { n: g.watching ?? 0 })))),
       h("a", { class: "button", href: `/r/${encodeURIComponent(g.room)}` }, t("lobby.watch"))));
@@ -156,10 +157,10 @@ function renderFinished() {
   for (const g of games) {
     els.finished.append(h("li", { class: "game-item", "data-testid": "finished-game" },
       h("div", { class: "game-main" },
-        h("span", { class: "game-players" }, formatList(playerNames(g))),
+        h("span", { class: "game-players", title: formatList(playerNames(g)) }, formatList(playerNames(g))),
         h("span", { class: "game-winner" }, winnerText(g)),
         h("span", { class: "game-meta" },
-          variantLabel(g.variant), " · ", t("lobby.moves", { n: g.seq ?? 0 }),
+          variantLabel(g.variant), " · ", t("lobby.actions", { n: g.seq ?? 0 }),
           g.finished_at ? " · " + t("lobby.ended", { date: formatDate(g.finished_at) }) : "",
           g.imported ? " · " + t("lobby.imported") : "")),
       h("a", { class: "button secondary", "data-testid": "replay-link", href: `/replay/${encodeURIComponent(g.id)}` }, t("lobby.replay"))));
@@ -244,6 +245,9 @@ function setupFilters() {
 
 function main() {
   initI18n();
+  const intro = () => renderIntro(byId("intro-lead"), byId("game-intros"));
+  intro();
+  onLanguageChange(intro);
   renderVariantSelect();
   renderOptions();
   const table = setupLobbyTable(choice);

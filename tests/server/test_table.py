@@ -64,7 +64,8 @@ def test_the_host_changes_options_until_the_start(client: TestClient) -> None:
     url = f"/api/rooms/{code}"
     changed = client.patch(url, json={"options": {"events": True}}, headers=bearer(host))
     assert changed.status_code == 200, changed.text
-    assert changed.json()["options"] == {"events": True, "return_home": True}
+    options = changed.json()["options"]
+    assert options["events"] is True and options["return_home"] is True
     assert room(client, code)["options"]["events"] is True
     refused = client.patch(url, json={"options": {"events": False}}, headers=bearer(bob["token"]))
     assert refused.status_code == 403 and code_of(refused) == "not_host"
