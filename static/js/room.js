@@ -15,7 +15,7 @@ import { entryWords } from "./movelog.js";
 import { optionWords } from "./options.js";
 import { ensureSprite } from "./tiles.js";
 import { initTable, joinToken, mayStart, renderTable, seatBadges, seatControls, startToken } from "./room-table.js";
-import { seatName, tableApi } from "./table.js";
+import { seatName as seatLabel, tableApi } from "./table.js";
 import { COLORS, variantById } from "./variants.js";
 
 /** Game UIs by variant id. */
@@ -298,7 +298,7 @@ function renderChatNote() {
 function renderLobby() {
   const room = app.room;
   if (!room) return;
-  for (const s of room.seats) if (s.kind === "computer") app.names.set(s.seat, seatName(s));
+  for (const s of room.seats) if (s.kind === "computer") app.names.set(s.seat, seatLabel(s));
   renderTable({ code, variant, room, seat: app.seat, token: app.token, showError, errorText });
   const seated = app.seat !== null;
   const seats = room.seats;
@@ -309,7 +309,7 @@ function renderLobby() {
     if (s) {
       els.seats.append(h("li", { class: "seat" + (s.seat === app.seat ? " mine" : ""), "data-testid": `seat-${i}` },
         colorDot(color, "big"),
-        h("span", { class: "seat-name" }, seatName(s)),
+        h("span", { class: "seat-name" }, seatLabel(s)),
         s.kind === "bot" ? h("span", { class: "muted" }, ` (${t("room.bot")})`) : null,
         s.seat === app.seat ? h("span", { class: "muted" }, ` (${t("room.you")})`) : null,
         seatBadges(s),
