@@ -68,6 +68,14 @@ function motifIcon(name, size = 22) {
   return el;
 }
 
+/** Two chain links in a cell's corner: this placement links two identical treasures. */
+function linkMark() {
+  const g = svg("g", { class: "link-mark", "aria-hidden": "true", transform: "translate(80 20) rotate(-45)" });
+  g.append(svg("rect", { x: -13, y: -5, width: 16, height: 10, rx: 5 }));
+  g.append(svg("rect", { x: -3, y: -5, width: 16, height: 10, rx: 5 }));
+  return g;
+}
+
 /** One card in local coordinates 0..100: the path, then the motif in the middle. */
 function drawCard(card, rotation = 0) {
   const g = drawTile({ open: card.open, treasure: null, fixed: false }, { rotation });
@@ -394,7 +402,7 @@ export class CardsUI extends GameUI {
         activate(cell, () => this.act(action));
       }
       cell.append(svg("rect", { class: "place-frame", x: 3, y: 3, width: 94, height: 94, rx: 8 }));
-      if (links) cell.append(svg("text", { class: "link-mark", x: 88, y: 22, "text-anchor": "end", "aria-hidden": "true" }, "⛓"));
+      if (links) cell.append(linkMark());
       hints.append(cell);
     }
     root.append(hints);
@@ -507,7 +515,7 @@ export class CardsUI extends GameUI {
       if (!take && this.legal !== null) panel.append(h("p", { class: "form-error", "data-testid": "take-split" }, t("cards.take_split")));
     }
     const mustLink = mine && turn.phase === "place" && me.must_link;
-    if (mustLink) panel.append(h("p", { class: "help must-link-help", "data-testid": "must-link" }, "⛓ ", t("cards.must_link")));
+    if (mustLink) panel.append(h("p", { class: "help must-link-help", "data-testid": "must-link" }, t("cards.must_link")));
     const placeable = new Set((this.legal || []).filter((a) => a.type === "place").map((a) => a.card));
     const row = h("div", { class: "hand-row" });
     (me.hand || []).forEach((card, i) => {

@@ -239,7 +239,7 @@ export class TeamUI extends ClassicUI {
       panel.dataset.event = "daedalus";
       panel.append(
         h("div", { class: "event-head team-daedalus", "data-testid": "daedalus-shut" },
-          h("div", { class: "daedalus-page", "aria-hidden": "true" }, "📖"),
+          h("div", { class: "daedalus-page", "aria-hidden": "true" }, "?"),
           h("div", {},
             h("div", { class: "event-kicker" }, t("team.daedalus")),
             h("div", { class: "event-desc" }, t("team.first_card_help")))),
