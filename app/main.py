@@ -13,7 +13,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from anyio import to_thread
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
@@ -29,6 +29,7 @@ from app.store.db import make_engine, make_sessionmaker
 from app.store.repository import Repository
 from app.web import api, assets, errors, games, pages, ws
 from app.web.assets import Assets
+from app.web.security import SecurityHeaders, allowed, csp_nonce, parse_networks
 
 
 def make_fanout(settings: Settings) -> tuple[Hub, Presence, Any]:
@@ -69,8 +70,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         repo = Repository(make_sessionmaker(engine))
         hub, presence, redis = make_fanout(settings)
         service = RoomService(repo, hub, presence, Metrics())
+        service.chat_limits = (settings.chat_burst, settings.chat_per_second)
         builds = replay_builders(settings)
-        replays = Replays(repo, settings.replay_cache_size, executor=builds)
+        replays = Replays(
+            repo,
+            settings.replay_cache_size,
+            executor=builds,
+            concurrency=settings.replay_builds,
+            failure_ttl=settings.replay_failure_ttl,
+        )
         service.on_finished.append(replays.warm)
         await service.start()
         heartbeat = asyncio.create_task(service.heartbeat())
@@ -99,8 +107,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates = Jinja2Templates(directory=str(ROOT / "templates"))
     app.state.assets = Assets(ROOT / "static")
     app.state.templates.env.globals.update(
-        asset=app.state.assets.url, import_map=app.state.assets.import_map
+        asset=app.state.assets.url, import_map=app.state.assets.import_map, csp_nonce=csp_nonce
     )
+    app.add_middleware(SecurityHeaders)
+    metrics_networks = parse_networks(settings.metrics_networks)
     app.state.rules_pages = {path.stem for path in (ROOT / "templates" / "rules").glob("*.html")}
     errors.install(app)
     app.include_router(api.router)
@@ -119,7 +129,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"ok": True})
 
     @app.get("/metrics", include_in_schema=False)
-    async def metrics() -> Response:
+    async def metrics(request: Request) -> Response:
+        """Prometheus text, for the networks of `METRICS_NETWORKS` only: to anyone else
+        the page does not exist."""
+        host = request.client.host if request.client else None
+        if not allowed(host, metrics_networks):
+            return errors.error_response(404, "not_found", "no such page")
         return Response(app.state.service.metrics.render(), media_type=CONTENT_TYPE)
 
     return app
