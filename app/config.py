@@ -39,6 +39,11 @@ class Settings(BaseSettings):
     chat_per_second: float = 0.5
     # Client networks that may read `/metrics` (comma-separated; others get 404).
     metrics_networks: str = "127.0.0.0/8,::1/128"
+    # Seconds a computer seat waits before it moves, so a person can follow (0 in tests).
+    computer_pause: float = 0.8
+    # Every so many seconds, look for computer moves that are due but nobody is making
+    # (a process died during its pause); also done once at start-up. 0: never.
+    computer_sweep_seconds: float = 10.0
 
 
 @lru_cache

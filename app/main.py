@@ -7,9 +7,7 @@ import contextlib
 import os
 import socket
 from collections.abc import AsyncIterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
-from multiprocessing import get_context
 from typing import Any
 
 from anyio import to_thread
@@ -18,9 +16,11 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from app import logs
+from app.builders import replay_builders
 from app.config import ROOT, Settings, get_settings
 from app.metrics import CONTENT_TYPE, Metrics
-from app.replays import Replays, ready
+from app.replays import Replays
+from app.rooms.computer import ComputerPlayers
 from app.rooms.hub import Hub, LocalHub, RedisHub
 from app.rooms.presence import LocalPresence, Presence, RedisPresence
 from app.rooms.service import RoomService
@@ -47,17 +47,6 @@ def make_fanout(settings: Settings) -> tuple[Hub, Presence, Any]:
     return RedisHub(redis), RedisPresence(redis, process_id), redis
 
 
-def replay_builders(settings: Settings) -> ProcessPoolExecutor | None:
-    """The processes that build replays (`REPLAY_PROCESSES`, 0 for worker threads).
-    Started now, so that the first replay does not wait for a process to boot."""
-    if settings.replay_processes <= 0:
-        return None
-    pool = ProcessPoolExecutor(settings.replay_processes, mp_context=get_context("spawn"))
-    for _ in range(settings.replay_processes):
-        pool.submit(ready)
-    return pool
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     logs.configure(settings.log_level)
@@ -69,9 +58,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.database_url)
         repo = Repository(make_sessionmaker(engine))
         hub, presence, redis = make_fanout(settings)
-        service = RoomService(repo, hub, presence, Metrics())
+        metrics = Metrics()
+        metrics.track_log(lambda: repo.writer.stats)
+        service = RoomService(repo, hub, presence, metrics)
         service.chat_limits = (settings.chat_burst, settings.chat_per_second)
-        builds = replay_builders(settings)
+        builds = replay_builders(settings.replay_processes)
         replays = Replays(
             repo,
             settings.replay_cache_size,
@@ -80,12 +71,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             failure_ttl=settings.replay_failure_ttl,
         )
         service.on_finished.append(replays.warm)
+        computer = ComputerPlayers(
+            service, settings.computer_pause, settings.computer_sweep_seconds
+        )
         await service.start()
+        computer.start()
         heartbeat = asyncio.create_task(service.heartbeat())
         prebuild = asyncio.create_task(replays.prebuild(settings.replay_prebuild))
         app.state.repo = repo
         app.state.service = service
         app.state.replays = replays
+        app.state.computer = computer
         try:
             yield
         finally:
@@ -93,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            await computer.stop()
             with contextlib.suppress(Exception):
                 await presence.stop()
             await service.stop()

@@ -20,6 +20,7 @@ from anyio import to_thread
 
 from app import text as text_rules
 from app.metrics import Metrics
+from app.rooms.coalesce import Coalescer
 from app.rooms.connection import Connection
 from app.rooms.errors import RoomError, not_found, unauthorized
 from app.rooms.hub import Hub, HubMessage
@@ -27,12 +28,13 @@ from app.rooms.keys import hash_token, new_game_id, new_room_code, new_seed, new
 from app.rooms.live import LiveGame, dumps
 from app.rooms.presence import LocalPresence, Presence
 from app.rooms.ratelimit import TokenBucket
-from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, seed_hash
+from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, new_options, seed_hash
 from app.store.repository import (
     ActionRecord,
     GameRecord,
     Repository,
     RoomRecord,
+    SeatRecord,
     SeatTaken,
     StaleWrite,
 )
@@ -53,6 +55,44 @@ def clean_name(raw: str) -> str:
         return text_rules.clean_name(raw)
     except text_rules.TextError as exc:
         raise RoomError(exc.code, exc.message, 422) from exc
+
+
+def seat_info(seat: SeatRecord, connected: bool) -> dict[str, Any]:
+    """A seat as the room shows it; a computer-controlled seat counts as connected."""
+    computer = None if seat.level is None else {"level": seat.level, "reason": seat.reason}
+    return {
+        "seat": seat.seat,
+        "name": seat.name,
+        "kind": seat.kind,
+        "connected": connected or seat.kind == "computer",
+        "host": seat.host,
+        "computer": computer,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTurn:
+    """Whose move it is in a running game, with exactly what that seat may see and do."""
+
+    code: str
+    game_id: str
+    variant: str
+    seq: int
+    seat: int
+    record: SeatRecord | None
+    view: dict[str, Any]
+    legal: list[dict[str, Any]]
+
+
+def _refuse_unparsed(live: LiveGame, seat: int, action: dict[str, Any]) -> None:
+    """`bad_message` for an action that does not parse, even one sent at a stale seq or
+    after the game ended: docs/protocol.md puts it before `stale` and `finished`. The
+    engine parses before any other check, so a throw-away apply tells."""
+    try:
+        live.tentative(seat, action)
+    except IllegalAction as exc:
+        if exc.code == "bad_message":
+            raise RoomError(exc.code, exc.message) from exc
 
 
 @dataclass
@@ -83,8 +123,13 @@ class RoomService:
         # that twenty connections of one seat share one allowance.
         self._chats: dict[tuple[str, str, Any], TokenBucket] = {}
         self.chat_limits: tuple[int, float] = (CHAT_BURST, CHAT_PER_SECOND)
+        # Presence changes reach a room at most once a second (quadratic otherwise).
+        self._presence_news = Coalescer(self._broadcast_presence)
         # Called with the game id when a game ends here (the replay starts building).
         self.on_finished: list[Callable[[str], None]] = []
+        # Called with the room code after this process committed an action or started a
+        # game, or loaded a running game from the log (a computer seat may be due).
+        self.on_committed: list[Callable[[str], None]] = []
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
         return await to_thread.run_sync(fn, *args)
@@ -93,6 +138,7 @@ class RoomService:
         await self.hub.start(self._deliver)
 
     async def stop(self) -> None:
+        await self._presence_news.stop()
         await self.hub.stop()
 
     # Rooms -----------------------------------------------------------------------
@@ -101,7 +147,7 @@ class RoomService:
         if variant not in ENGINES:
             raise RoomError("bad_request", f"unknown variant {variant!r}", 422)
         try:
-            normalised = get_engine(variant).parse_options(options or {})
+            normalised = new_options(variant, options or {})  # stamped: the current rules
         except InvalidOptions as exc:
             raise RoomError("bad_options", str(exc), 422) from exc
         code = new_room_code()
@@ -163,10 +209,7 @@ class RoomService:
             "variant": record.variant,
             "options": record.options,
             "status": status,
-            "seats": [
-                {"seat": s.seat, "name": s.name, "kind": s.kind, "connected": s.seat in connected}
-                for s in record.seats
-            ],
+            "seats": [seat_info(s, s.seat in connected) for s in record.seats],
             "game_id": record.game_id,
             "spectators": spectators,
         }
@@ -245,6 +288,8 @@ class RoomService:
         await self.hub.publish({"room": code, "kind": "room"})
         await self.hub.publish({"room": code, "kind": "seq", "seq": 0})
         log.info("game started", extra={"room": code, "game": record.id})
+        for committed in self.on_committed:
+            committed(code)
         return record.id
 
     async def _live(self, room: RoomLive) -> LiveGame | None:
@@ -261,6 +306,9 @@ class RoomService:
                 return None
             actions = await self._db(self.repo.actions, game_id, 0)
             room.live = LiveGame.load(record, actions)
+            if not room.live.finished:
+                for committed in self.on_committed:
+                    committed(room.record.code)
         return room.live
 
     async def _catch_up(self, live: LiveGame) -> None:
@@ -328,56 +376,118 @@ class RoomService:
     # Playing ---------------------------------------------------------------------
 
     async def act(self, conn: Connection, seq: Any, action: dict[str, Any]) -> None:
-        arrived = time.perf_counter()
         if conn.seat is None:
             raise RoomError("spectator", "spectators cannot act; take a seat to play")
-        room = await self._room(conn.room)
+        await self.submit(conn.room, conn.seat, seq, action)
+
+    async def submit(
+        self, code: str, seat: int, seq: Any, action: dict[str, Any], by: str | None = None
+    ) -> int:
+        """Validate `action` for `seat` at `seq`, append it to the log and fan it out: the
+        one path by which a game changes, whether a person or the computer (`by`, e.g.
+        `"computer:timeout"`, stored beside the action) sent it. Returns the new seq;
+        `RoomError` (`stale` when another writer took this seq) with nothing changed."""
+        arrived = time.perf_counter()
+        room = await self._room(code)
         async with room.lock:
             live = await self._live(room)
             if live is None:
                 raise RoomError("illegal", "no game is running in this room")
-            if live.finished:
-                raise RoomError("finished", "the game is over")
+            if live.finished or seq != live.seq:
+                _refuse_unparsed(live, seat, action)  # bad_message, then stale, then the rest
             if seq != live.seq:
                 raise RoomError("stale", f"the game is at seq {live.seq}, not {seq}")
+            if live.finished:
+                raise RoomError("finished", "the game is over")
             try:
-                game, events = live.tentative(conn.seat, action)
+                game, events = live.tentative(seat, action)
             except IllegalAction as exc:
                 raise RoomError(exc.code, exc.message) from exc
             try:
-                await self._db(
-                    self.repo.append_action,
+                await self.repo.commit_action(
                     live.id,
                     game.seq,
-                    conn.seat,
+                    seat,
                     action,
                     game.result,
                     datetime.now(UTC),
+                    by,
                 )
             except StaleWrite as exc:
-                log.info("lost a race for a seq", extra={"room": conn.room, "game": live.id})
+                log.info("lost a race for a seq", extra={"room": code, "game": live.id})
                 await self._catch_up(live)
                 raise RoomError("stale", "another action was accepted first") from exc
-            live.commit(game, conn.seat, action, events)
+            live.commit(game, seat, action, events, by)
             new_seq = live.seq
         # The committed action rides along, so other processes apply it without reading
         # the log; one that is further behind still catches up from the log.
         await self.hub.publish(
             {
-                "room": conn.room,
+                "room": code,
                 "kind": "seq",
                 "seq": new_seq,
                 "game": live.id,
-                "action": {"seat": conn.seat, "payload": action},
+                "action": {"seat": seat, "payload": action, "by": by},
             }
         )
         if live.finished:
-            await self.hub.publish({"room": conn.room, "kind": "room"})
-            log.info("game finished", extra={"room": conn.room, "game": live.id})
+            await self.hub.publish({"room": code, "kind": "room"})
+            log.info("game finished", extra={"room": code, "game": live.id})
             for hook in self.on_finished:
                 hook(live.id)
+        for committed in self.on_committed:
+            committed(code)
         self.metrics.actions.inc()
         self.metrics.latency.observe(time.perf_counter() - arrived)
+        return new_seq
+
+    async def seat_turn(self, code: str) -> SeatTurn | None:
+        """The room's running game as its next actor sees it, read fresh (room row and
+        log): None when no game runs or it is over. What a computer seat decides from."""
+        room = await self._room(code)
+        async with room.lock:
+            await self._reload(room)
+            live = await self._live(room)
+            if live is None:
+                return None
+            await self._catch_up(live)
+            seat = live.game.to_move
+            if live.finished or seat is None:
+                return None
+            record = next((s for s in room.record.seats if s.seat == seat), None)
+            return SeatTurn(
+                code=code,
+                game_id=live.id,
+                variant=live.record.variant,
+                seq=live.seq,
+                seat=seat,
+                record=record,
+                view=live.game.view(seat),
+                legal=live.game.legal_actions(seat),
+            )
+
+    async def set_computer(
+        self, code: str, seat: int, level: str | None, reason: str | None
+    ) -> bool:
+        """Hand `seat` to the computer at `level` (None: back to its person) and tell
+        every process; False if the room has no such seat."""
+        await self._room(code)
+        changed = await self._db(self.repo.set_computer, code, seat, level, reason)
+        if changed:
+            await self.hub.publish({"room": code, "kind": "room"})
+            log.info(
+                "seat controller", extra={"room": code, "seat": seat, "level": level or "human"}
+            )
+        return changed
+
+    async def computer_rooms(self) -> list[str]:
+        return await self._db(self.repo.computer_rooms)
+
+    def forget_idle(self, code: str) -> None:
+        """Drop a room this process loaded for no connection (the log keeps everything)."""
+        room = self.rooms.get(code)
+        if room is not None and not room.connections and not room.lock.locked():
+            self.rooms.pop(code, None)
 
     async def legal(self, conn: Connection) -> tuple[int, list[dict[str, Any]]]:
         room = await self._room(conn.room)
@@ -450,7 +560,7 @@ class RoomService:
             await self._reload(room)
             await self._broadcast_room(room)
         elif kind == "presence":
-            await self._broadcast_room(room)
+            await self._presence_news.poke(room.record.code)
         elif kind == "seq":
             await self._send_states(room, message)
 
@@ -467,12 +577,23 @@ class RoomService:
             elif live.seq < seq:
                 carried = message.get("action") if message is not None else None
                 if carried and message.get("game") == live.id and live.seq == seq - 1:
-                    live.extend([ActionRecord(seq, carried["seat"], carried["payload"])])
+                    by = carried.get("by")
+                    live.extend([ActionRecord(seq, carried["seat"], carried["payload"], by)])
                 else:
                     await self._catch_up(live)
-        for conn in list(room.connections):
+        # Seats first: their writers then run first, so a player's round trip does not
+        # wait behind thousands of spectators' sends.
+        everyone = list(room.connections)
+        seated = [c for c in everyone if c.seat is not None]
+        for conn in (*seated, *(c for c in everyone if c.seat is None)):
             if conn.welcomed and (conn.game_id != live.id or conn.sent_seq < live.seq):
                 self._send_state(conn, live)
+
+    async def _broadcast_presence(self, code: str) -> None:
+        """The room message after presence changes, coalesced (`app/rooms/coalesce.py`)."""
+        room = self.rooms.get(code)
+        if room is not None and room.connections:
+            await self._broadcast_room(room)
 
     async def _broadcast_room(self, room: RoomLive) -> None:
         text = dumps({"type": "room", "room": await self._info(room)})

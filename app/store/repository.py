@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.store import models
+from app.store.writer import Append, GroupWriter
 
 
 class StaleWrite(Exception):
@@ -34,6 +35,13 @@ class SeatRecord:
     seat: int
     name: str
     kind: str
+    host: bool = False
+    # The computer's level while it plays this seat, and why (see models.Seat).
+    level: str | None = None
+    reason: str | None = None
+    # Server-side only (never sent): lets a connection find its seat again after the
+    # seats were renumbered.
+    token_hash: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +52,10 @@ class RoomRecord:
     created_at: datetime
     game_id: str | None
     seats: tuple[SeatRecord, ...]
+    host_hash: str | None = None
+    host_away_since: datetime | None = None
+    listed: bool = False
+    rematch: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +80,7 @@ class ActionRecord:
     seq: int
     seat: int
     payload: dict[str, Any]
+    by: str | None = None
 
 
 def _game_record(row: models.Game) -> GameRecord:
@@ -88,6 +101,28 @@ def _game_record(row: models.Game) -> GameRecord:
     )
 
 
+def _room_record(room: models.Room, seats: Any) -> RoomRecord:
+    return RoomRecord(
+        code=room.code,
+        variant=room.variant,
+        options=dict(room.options),
+        created_at=room.created_at,
+        game_id=room.game_id,
+        seats=tuple(
+            SeatRecord(x.seat, x.name, x.kind, x.host, x.level, x.reason, x.token_hash)
+            for x in seats
+        ),
+        host_hash=room.host_hash,
+        host_away_since=room.host_away_since,
+        listed=room.listed,
+        rematch=None if room.rematch is None else dict(room.rematch),
+    )
+
+
+def _is(column: Any, value: str | None) -> Any:
+    return column.is_(None) if value is None else column == value
+
+
 def _game_row(game: GameRecord, **overrides: Any) -> models.Game:
     fields = {name: getattr(game, name) for name in GameRecord.__slots__}
     return models.Game(**(fields | overrides))
@@ -103,6 +138,8 @@ class Repository:
         self._write_lock: AbstractContextManager[Any] = (
             threading.Lock() if sqlite else nullcontext()
         )
+        # Appends from the event loop are committed in groups (`commit_action`).
+        self.writer = GroupWriter(self.write_appends)
 
     @contextmanager
     def _tx(self) -> Iterator[Session]:
@@ -111,9 +148,20 @@ class Repository:
 
     # Rooms and seats -------------------------------------------------------------
 
-    def create_room(self, code: str, variant: str, options: dict[str, Any]) -> None:
+    def create_room(
+        self,
+        code: str,
+        variant: str,
+        options: dict[str, Any],
+        host_hash: str | None = None,
+        listed: bool = False,
+    ) -> None:
         with self._tx() as s:
-            s.add(models.Room(code=code, variant=variant, options=options))
+            s.add(
+                models.Room(
+                    code=code, variant=variant, options=options, host_hash=host_hash, listed=listed
+                )
+            )
 
     def get_room(self, code: str) -> RoomRecord | None:
         with self._sessions() as s:
@@ -123,22 +171,130 @@ class Repository:
             seats = s.scalars(
                 select(models.Seat).where(models.Seat.room_code == code).order_by(models.Seat.seat)
             ).all()
-            return RoomRecord(
-                code=room.code,
-                variant=room.variant,
-                options=dict(room.options),
-                created_at=room.created_at,
-                game_id=room.game_id,
-                seats=tuple(SeatRecord(x.seat, x.name, x.kind) for x in seats),
-            )
+            return _room_record(room, seats)
 
-    def add_seat(self, code: str, seat: int, name: str, token_hash: str) -> None:
-        """Take seat number `seat`; `SeatTaken` if a concurrent join got it first."""
+    def add_seat(
+        self,
+        code: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        kind: str = "human",
+        level: str | None = None,
+        host: bool = False,
+    ) -> None:
+        """Take seat number `seat`; `SeatTaken` if a concurrent join got it first. A
+        computer seat (`kind="computer"`) is played by the computer at `level`."""
+        reason = "seat" if level is not None else None
         try:
             with self._tx() as s:
-                s.add(models.Seat(room_code=code, seat=seat, name=name, token_hash=token_hash))
+                s.add(
+                    models.Seat(
+                        room_code=code,
+                        seat=seat,
+                        name=name,
+                        token_hash=token_hash,
+                        kind=kind,
+                        level=level,
+                        reason=reason,
+                        host=host,
+                    )
+                )
         except IntegrityError as exc:
             raise SeatTaken(str(exc)) from exc
+
+    def remove_seat(self, code: str, seat: int, game_id: str | None) -> bool:
+        """Free `seat` while the room's game is still `game_id` (None: not started), and
+        close the gap: the seats after it move down one, so seats stay 0..n-1, which is
+        what a game's players list is. False if the room moved on meanwhile."""
+        with self._tx() as s:
+            room = s.get(models.Room, code, with_for_update=True)
+            if room is None or room.game_id != game_id:
+                return False
+            row = s.get(models.Seat, (code, seat))
+            if row is None:
+                return False
+            s.delete(row)
+            s.flush()
+            later = s.scalars(
+                select(models.Seat.seat)
+                .where(models.Seat.room_code == code, models.Seat.seat > seat)
+                .order_by(models.Seat.seat)
+            ).all()
+            for number in later:
+                s.execute(
+                    update(models.Seat)
+                    .where(models.Seat.room_code == code, models.Seat.seat == number)
+                    .values(seat=number - 1)
+                )
+        return True
+
+    def set_computer(self, code: str, seat: int, level: str | None, reason: str | None) -> bool:
+        """The computer plays `seat` at `level` from now on (None, None: its person does)."""
+        with self._tx() as s:
+            changed = s.execute(
+                update(models.Seat)
+                .where(models.Seat.room_code == code, models.Seat.seat == seat)
+                .values(level=level, reason=reason)
+            ).rowcount
+        return changed == 1
+
+    def computer_rooms(self) -> list[str]:
+        """Rooms with a live game and a seat the computer plays: where a computer move may
+        be due (after a restart, or when the process that owed it died)."""
+        with self._sessions() as s:
+            query = (
+                select(models.Room.code)
+                .join(models.Game, models.Game.id == models.Room.game_id)
+                .where(
+                    models.Game.status == "live",
+                    select(models.Seat.seat)
+                    .where(
+                        models.Seat.room_code == models.Room.code, models.Seat.level.is_not(None)
+                    )
+                    .exists(),
+                )
+            )
+            return list(s.scalars(query))
+
+    def update_room(self, code: str, game_id: str | None, **values: Any) -> bool:
+        """Change room columns (`options`, `listed`, `host_away_since`, `rematch`) while
+        the room's game is still `game_id`; False if it moved on meanwhile."""
+        with self._tx() as s:
+            changed = s.execute(
+                update(models.Room)
+                .where(models.Room.code == code, _is(models.Room.game_id, game_id))
+                .values(**values)
+            ).rowcount
+        return changed == 1
+
+    def set_host_seat(self, code: str, seat: int) -> None:
+        with self._tx() as s:
+            s.execute(
+                update(models.Seat)
+                .where(models.Seat.room_code == code)
+                .values(host=models.Seat.seat == seat)
+            )
+
+    def open_rooms(self, limit: int) -> list[RoomRecord]:
+        """Listed rooms whose game has not started, newest first: the lobby's open tables."""
+        with self._sessions() as s:
+            rooms = s.scalars(
+                select(models.Room)
+                .where(models.Room.listed.is_(True), models.Room.game_id.is_(None))
+                .order_by(models.Room.created_at.desc(), models.Room.code)
+                .limit(limit)
+            ).all()
+            codes = [room.code for room in rooms]
+            seats: dict[str, list[models.Seat]] = {code: [] for code in codes}
+            if codes:
+                for row in s.scalars(
+                    select(models.Seat)
+                    .where(models.Seat.room_code.in_(codes))
+                    .order_by(models.Seat.seat)
+                ):
+                    seats[row.room_code].append(row)
+            return [_room_record(room, seats[room.code]) for room in rooms]
 
     def seat_for_token(self, code: str, token_hash: str) -> int | None:
         with self._sessions() as s:
@@ -150,14 +306,16 @@ class Repository:
 
     # Games -------------------------------------------------------------------------
 
-    def create_game(self, game: GameRecord) -> bool:
-        """Store a new game and make it the room's; False if the room already has one."""
+    def create_game(self, game: GameRecord, replaces: str | None = None) -> bool:
+        """Store a new game and make it the room's; False if the room's game is no longer
+        `replaces` (None: the room has no game yet; else the finished game a rematch
+        follows). Starting the room's next game also ends its rematch offer."""
         with self._tx() as s:
             if game.room_code is not None:
                 claimed = s.execute(
                     update(models.Room)
-                    .where(models.Room.code == game.room_code, models.Room.game_id.is_(None))
-                    .values(game_id=game.id)
+                    .where(models.Room.code == game.room_code, _is(models.Room.game_id, replaces))
+                    .values(game_id=game.id, rematch=None, host_away_since=None)
                 ).rowcount
                 if claimed != 1:
                     return False
@@ -184,6 +342,47 @@ class Repository:
 
     # The action log ----------------------------------------------------------------
 
+    @staticmethod
+    def action_append(
+        game_id: str,
+        seq: int,
+        seat: int,
+        payload: dict[str, Any],
+        result: dict[str, Any] | None,
+        now: datetime,
+        by: str | None = None,
+    ) -> Append:
+        """Action `seq` as the log stores it. The game row's `seq` (and result when the
+        action ends the game) is updated in the same transaction, so listings never
+        disagree with the log."""
+        row = {
+            "game_id": game_id,
+            "seq": seq,
+            "seat": seat,
+            "payload": payload,
+            "created_at": now,
+            "by": by,
+        }
+        game: dict[str, Any] = {"seq": seq}
+        if result is not None:
+            game.update(status="finished", result=result, finished_at=now)
+        return Append(row, game)
+
+    async def commit_action(
+        self,
+        game_id: str,
+        seq: int,
+        seat: int,
+        payload: dict[str, Any],
+        result: dict[str, Any] | None,
+        now: datetime,
+        by: str | None = None,
+    ) -> None:
+        """Append action `seq` with whatever else is being appended in this process (group
+        commit: `app/store/writer.py`); return once committed. `StaleWrite` if that `seq`
+        is already taken. Called on the event loop, not in a worker thread."""
+        await self.writer.append(self.action_append(game_id, seq, seat, payload, result, now, by))
+
     def append_action(
         self,
         game_id: str,
@@ -192,26 +391,60 @@ class Repository:
         payload: dict[str, Any],
         result: dict[str, Any] | None,
         now: datetime,
+        by: str | None = None,
     ) -> None:
-        """Append action `seq`; `StaleWrite` if that `seq` is already taken.
+        """Append action `seq` in a transaction of its own (from a worker thread);
+        `StaleWrite` if that `seq` is already taken."""
+        append = self.action_append(game_id, seq, seat, payload, result, now, by)
+        outcome = self.write_appends([append])
+        if outcome[0] is not None:
+            raise outcome[0]
 
-        The game row's `seq` (and result when the action ends the game) is updated in the
-        same transaction, so listings never disagree with the log.
-        """
-        try:
-            with self._tx() as s:
-                s.add(
-                    models.Action(
-                        game_id=game_id, seq=seq, seat=seat, payload=payload, created_at=now
-                    )
+    def write_appends(self, batch: list[Append]) -> list[BaseException | None]:
+        """Write a batch in one transaction: the action rows in one multi-row insert, the
+        game rows in one update per shape. When anything in it fails (a taken `seq`, a
+        deadlock between processes), write each append alone, so that each gets its own
+        outcome: None when committed, `StaleWrite` or the error otherwise."""
+        if len(batch) > 1:
+            try:
+                self._write_batch(batch)
+                return [None] * len(batch)
+            except DBAPIError:
+                pass
+        outcomes: list[BaseException | None] = []
+        for item in batch:
+            try:
+                self._write_batch([item])
+                outcomes.append(None)
+            except IntegrityError as exc:
+                game_id, seq = item.key
+                stale = StaleWrite(f"seq {seq} of game {game_id} is taken")
+                stale.__cause__ = exc
+                outcomes.append(stale)
+            except Exception as exc:
+                outcomes.append(exc)
+        return outcomes
+
+    def _write_batch(self, batch: list[Append]) -> None:
+        # Sorted, so that two processes writing the same games take their locks in the same
+        # order (no deadlock on PostgreSQL).
+        batch = sorted(batch, key=lambda item: item.key)
+        shapes: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for item in batch:
+            names = tuple(sorted(item.game))
+            params = {f"v_{name}": value for name, value in item.game.items()}
+            shapes.setdefault(names, []).append(params | {"v_id": item.row["game_id"]})
+        with self._tx() as s:
+            conn = s.connection()
+            conn.execute(insert(models.Action.__table__), [item.row for item in batch])
+            games = models.Game.__table__
+            for names, rows in shapes.items():
+                statement = (
+                    update(games)
+                    .where(games.c.id == bindparam("v_id"))
+                    .values({name: bindparam(f"v_{name}") for name in names})
                 )
-                s.flush()
-                values: dict[str, Any] = {"seq": seq}
-                if result is not None:
-                    values.update(status="finished", result=result, finished_at=now)
-                s.execute(update(models.Game).where(models.Game.id == game_id).values(**values))
-        except IntegrityError as exc:
-            raise StaleWrite(f"seq {seq} of game {game_id} is taken") from exc
+                conn.execute(statement, rows)
 
     def actions(self, game_id: str, after: int = 0) -> list[ActionRecord]:
         with self._sessions() as s:
@@ -220,7 +453,7 @@ class Repository:
                 .where(models.Action.game_id == game_id, models.Action.seq > after)
                 .order_by(models.Action.seq)
             )
-            return [ActionRecord(r.seq, r.seat, dict(r.payload)) for r in rows]
+            return [ActionRecord(r.seq, r.seat, dict(r.payload), r.by) for r in rows]
 
     def count_games(self, status: str | None = None) -> int:
         with self._sessions() as s:
