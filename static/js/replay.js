@@ -211,7 +211,7 @@ function renderEvents() {
   els.events.append(
     h("h3", {}, t("replay.events", { seq: move.seq })),
     h("p", { class: "replay-move-words", "data-testid": "replay-move-words" },
-      h("strong", {}, seatName(move.seat)), " ", moveWords(move.notation, { names: seatName, events: move.events }) || move.notation,
+      h("strong", {}, seatName(move.seat)), " ", moveWords(move.notation, { variant: page.dataset.variant, names: seatName, events: move.events }) || move.notation,
       " ", h("code", { class: "log-notation" }, move.notation || "")),
     list);
 }
@@ -236,7 +236,7 @@ function buildMoveList() {
         h("span", { class: "log-seq" }, `${move.seq}.`),
         colorDot(COLORS[seat % COLORS.length]),
         h("span", { class: "log-text" }, h("span", { class: "log-name" }, who[seat] ?? `#${seat}`), " ",
-          entryWords(move.notation, { names: seatName, events: move.events })),
+          entryWords(move.notation, { variant: page.dataset.variant, names: seatName, events: move.events })),
         h("code", { class: "log-notation" }, move.notation || "")));
     state.entries.push(entry);
     els.moves.append(entry);

@@ -6,8 +6,8 @@ spaces made the lobby's list megabytes long. Each such name is repaired in place
 game and its log are kept): lone surrogates become U+FFFD, control and format characters
 go, the name is trimmed and cut to 32 characters, and an empty one becomes "?".
 
-Revision ID: 0004_hard_a
-Revises: 0003_table
+Revision ID: 0005_hard_a
+Revises: 0004_analysis
 Create Date: 2026-11-26
 """
 import unicodedata
@@ -15,8 +15,8 @@ import unicodedata
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004_hard_a"
-down_revision = "0003_table"
+revision = "0005_hard_a"
+down_revision = "0004_analysis"
 branch_labels = None
 depends_on = None
 
