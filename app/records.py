@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from app import boundedjson
 from app.rules import ENGINES, Game, IllegalAction, InvalidOptions, seed_hash
 from app.rules.base import JSON
 from app.text import TextError, clean_name
@@ -121,9 +122,13 @@ def replay_finished(record: Any) -> Game:
     return game
 
 
-def import_summary(record: Any) -> dict[str, Any]:
-    """`replay_finished`, answered as plain data (what an import stores): it crosses from
-    a build process back to the server."""
+def import_summary(body: bytes, max_depth: int = boundedjson.MAX_DEPTH) -> dict[str, Any]:
+    """An uploaded record file read (`boundedjson`) and `replay_finished`, answered as
+    plain data (what an import stores): it runs in a build process and crosses back."""
+    try:
+        record = boundedjson.loads(body, max_depth)
+    except ValueError as exc:
+        raise InvalidRecord(f"the record is not JSON: {exc}") from exc
     game = replay_finished(record)
     return {
         "variant": game.variant,

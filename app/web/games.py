@@ -17,7 +17,6 @@ from anyio import to_thread
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
-from app import boundedjson
 from app.records import InvalidRecord, import_summary, verify
 from app.replays import iso, record_of, require_finished
 from app.rooms.errors import RoomError, not_found
@@ -178,14 +177,11 @@ async def get_analysis(game_id: str, request: Request) -> Response:
     return gzipped_json(request, await request.app.state.analyses.body(game_id))
 
 
-async def _read_record(request: Request) -> Any:
+async def _read_record(request: Request) -> bytes:
     body = await request.body()
     if len(body) > MAX_IMPORT_BYTES:
         raise RoomError("invalid_record", f"a record file is at most {MAX_IMPORT_BYTES} bytes", 422)
-    try:
-        return boundedjson.loads(body, request.app.state.settings.max_json_depth)
-    except ValueError as exc:
-        raise RoomError("invalid_record", f"the record is not JSON: {exc}", 422) from exc
+    return body
 
 
 def _store_import(repo: Repository, game: dict[str, Any]) -> GameRecord:
@@ -214,10 +210,12 @@ def _store_import(repo: Repository, game: dict[str, Any]) -> GameRecord:
 async def import_game(request: Request, repo: Repo) -> dict[str, Any]:
     """Re-play an uploaded record; a valid finished one is stored as an imported game.
     The re-play runs where replays are built (a build process), not beside the event
-    loop, so a long record does not slow every other request."""
-    record = await _read_record(request)
+    loop, so a long record does not slow every other request; so does reading its JSON
+    (nesting bounded, `app/boundedjson.py`), which costs a large file a second."""
+    body = await _read_record(request)
+    depth = request.app.state.settings.max_json_depth
     try:
-        game = await request.app.state.replays.run(import_summary, record)
+        game = await request.app.state.replays.run(import_summary, body, depth)
     except InvalidRecord as exc:
         raise RoomError("invalid_record", exc.message, 422) from exc
     stored = await to_thread.run_sync(_store_import, repo, game)
