@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.analysis.maze import after, can_reach_next_turn, goal_after, path, reaching_pushes
-from app.analysis.turns import JSON, Played, Turn, of_type, played_turns
+from app.analysis.turns import JSON, Played, Turn, of_type, played_turns, preview
 from app.bots.classic import Known, read
 from app.bots.maze import slot_of, tile_with
 from app.rules.board import carried, cell_of
@@ -40,6 +40,7 @@ def judge(record: Mapping[str, Any]) -> list[Turn]:
         pushes = [a for a in turn.legal if a["type"] == "push"]
         missed = _missed(known, turn, pushes, won=turn is played[-1] and turn.seat in winners)
         if missed is not None:
+            missed["frame"] = preview(game, turn, missed["best"])
             judged.marks.append(missed)
         nxt = played[k + 1] if k + 1 < len(played) else None
         if nxt is not None and nxt.seat != turn.seat and _plain(turn):

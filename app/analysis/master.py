@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.analysis.maze import after, path
-from app.analysis.turns import JSON, Turn, of_type, played_turns
+from app.analysis.turns import JSON, Turn, of_type, played_turns, preview
 from app.bots.maze import board_from_view, slot_of
 from app.rules.board import carried, cell_of
 
@@ -24,13 +24,14 @@ def starts(action: JSON, previous: JSON | None) -> bool:
 
 
 def judge(record: Mapping[str, Any]) -> list[Turn]:
-    played, _game = played_turns(record, starts)
+    played, game = played_turns(record, starts)
     turns = []
     for turn in played:
         judged = Turn(turn.seq, turn.seat)
         if not of_type(turn.events, "took", turn.seat):
             missed = _missed(turn.view, [a for a in turn.legal if a["type"] == "push"])
             if missed is not None:
+                missed["frame"] = preview(game, turn, missed["best"])
                 judged.marks.append(missed)
         turns.append(judged)
     return turns

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.analysis.maze import after, path
-from app.analysis.turns import JSON, Turn, of_type, played_turns
+from app.analysis.turns import JSON, Turn, of_type, played_turns, preview
 from app.bots.maze import board_from_view, slot_of
 from app.rules.board import Board, carried, cell_of
 
@@ -25,13 +25,15 @@ def starts(action: JSON, previous: JSON | None) -> bool:
 
 
 def judge(record: Mapping[str, Any]) -> list[Turn]:
-    played, _game = played_turns(record, starts, by_seat=True)
+    played, game = played_turns(record, starts, by_seat=True)
     turns = []
     for turn in played:
         judged = Turn(turn.seq, turn.seat)
         if turn.view.get("turn") and not of_type(turn.events, "collected", turn.seat):
             missed = _missed(turn.view, turn.legal)
             if missed is not None:
+                if missed["best"] is not None:
+                    missed["frame"] = preview(game, turn, missed["best"])
                 judged.marks.append(missed)
         turns.append(judged)
     return turns

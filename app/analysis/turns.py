@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules import Game
+from app.rules.base import rng_for
 
 JSON = dict[str, Any]
 
@@ -74,3 +75,11 @@ def played_turns(
 
 def of_type(events: list[JSON], kind: str, seat: int | None = None) -> list[JSON]:
     return [e for e in events if e.get("type") == kind and (seat is None or e.get("seat") == seat)]
+
+
+def preview(game: Game, turn: Played, action: JSON) -> JSON:
+    """The position, every secret shown (as replay frames are), after `action` had been
+    the turn's first action instead: what the replay page draws to show a better push."""
+    state = turn.state.clone()
+    game.engine.apply(state, turn.seat, action, rng_for(game.seed, turn.seq))
+    return game.engine.reveal(state)

@@ -47,6 +47,8 @@ MAX_CHAT = text_rules.MAX_CHAT
 CHAT_BURST = 5
 CHAT_PER_SECOND = 0.5
 MAX_SPEAKERS = 10_000
+# A hello reads the room and the log at most this often per room (`RoomLive.read_recently`).
+HELLO_READS_EVERY = 1.0
 
 
 def clean_name(raw: str) -> str:
@@ -103,6 +105,17 @@ class RoomLive:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     live: LiveGame | None = None
     connections: set[Connection] = field(default_factory=set)
+    # When a hello last read the room row and the log (time.monotonic()).
+    read_at: float = float("-inf")
+
+    def read_recently(self) -> bool:
+        """Whether a hello read the room and the log less than `HELLO_READS_EVERY` ago.
+        Then the next hello trusts memory: this process gets every change of a room it
+        holds connections to through the hub, so memory is at most that much behind, and
+        anything newer reaches the connection through the hub as well. A crowd arriving
+        (a featured game) costs a read a second, not two per arrival under the room lock
+        the players' actions wait for."""
+        return time.monotonic() - self.read_at < HELLO_READS_EVERY
 
 
 class RoomService:
@@ -342,10 +355,14 @@ class RoomService:
         # welcome and state, so that no update overtakes the welcome or repeats its state.
         conn.greeted, conn.welcomed = True, False
         async with room.lock:
-            await self._reload(room)
-            live = await self._live(room)
-            if live is not None:
-                await self._catch_up(live)
+            if room.read_recently() and room.live is not None:
+                live = await self._live(room)
+            else:
+                await self._reload(room)
+                live = await self._live(room)
+                if live is not None:
+                    await self._catch_up(live)
+                room.read_at = time.monotonic()
         info = await self._info(room)
         conn.send(dumps({"type": "welcome", "seat": seat, "room": info}))
         if live is None:
