@@ -63,6 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics.track_log(lambda: repo.writer.stats)
         service = RoomService(repo, hub, presence, metrics)
         service.chat_limits = (settings.chat_burst, settings.chat_per_second)
+        service.host_grace = settings.host_grace_seconds
         builds = replay_builders(settings.replay_processes)
         replays = Replays(
             repo,
