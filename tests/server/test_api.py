@@ -120,7 +120,7 @@ def test_start_needs_two_players(client: TestClient) -> None:
 
 def test_start_then_the_room_is_closed_to_joins_and_restarts(client: TestClient) -> None:
     code, tokens = make_room(client, ["Ann", "Bob"])
-    game_id = start(client, code, tokens[1])
+    game_id = start(client, code, tokens[0])
     room = client.get(f"/api/rooms/{code}").json()
     assert room["status"] == "playing"
     assert room["game_id"] == game_id
@@ -183,7 +183,9 @@ def test_logs_are_json_lines_with_ids() -> None:
 def test_metrics_are_exposed(client: TestClient) -> None:
     code, tokens = make_room(client, ["Ann", "Bob"])
     start(client, code, tokens[0])
-    text = client.get("/metrics").text
+    # from loopback, the default METRICS_NETWORKS (the test client has no address of its own)
+    local = TestClient(client.app, client=("127.0.0.1", 40000))
+    text = local.get("/metrics").text
     assert "labyrinth_open_connections" in text
     assert "labyrinth_action_latency_seconds_bucket" in text
 
