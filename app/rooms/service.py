@@ -18,10 +18,12 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from anyio import to_thread
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.metrics import Metrics
 from app.rooms.connection import Connection
-from app.rooms.errors import RoomError, not_found, unauthorized
+from app.rooms.errors import RoomError, not_found, unauthorized, unavailable
 from app.rooms.hub import Hub, HubMessage
 from app.rooms.keys import hash_token, new_game_id, new_room_code, new_seed, new_token
 from app.rooms.live import LiveGame, dumps
@@ -31,9 +33,12 @@ from app.store.repository import (
     ActionRecord,
     GameRecord,
     Repository,
+    RoomClosed,
+    RoomFull,
     RoomRecord,
-    SeatTaken,
     StaleWrite,
+    TooFewPlayers,
+    Unavailable,
 )
 
 T = TypeVar("T")
@@ -80,7 +85,13 @@ class RoomService:
         self.on_finished: list[Callable[[str], None]] = []
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
-        return await to_thread.run_sync(fn, *args)
+        """Run `fn` in a worker thread; a database that does not answer (or not in time)
+        becomes the protocol's retryable `unavailable`, never a dropped socket or a 500."""
+        try:
+            return await to_thread.run_sync(fn, *args)
+        except (Unavailable, OperationalError, InterfaceError, PoolTimeout) as exc:
+            log.warning("database unavailable: %s", exc)
+            raise unavailable() from exc
 
     async def start(self) -> None:
         await self.hub.start(self._deliver)
@@ -169,26 +180,21 @@ class RoomService:
         room = await self._room(code)
         engine = get_engine(room.record.variant)
         token = new_token()
+        # The seat is chosen in the database, in one transaction with the room locked:
+        # across processes, a join and a start never both win.
+        try:
+            seat = await self._db(
+                self.repo.take_seat, code, name, hash_token(token), engine.max_players
+            )
+        except RoomClosed as exc:
+            raise RoomError("already_started", "the game has started", 409) from exc
+        except RoomFull as exc:
+            raise RoomError("room_full", "every seat is taken", 409) from exc
         async with room.lock:
-            for _attempt in range(5):
-                await self._reload(room)
-                if room.record.game_id is not None:
-                    raise RoomError("already_started", "the game has started", 409)
-                taken = {s.seat for s in room.record.seats}
-                free = [i for i in range(engine.max_players) if i not in taken]
-                if not free:
-                    raise RoomError("room_full", "every seat is taken", 409)
-                try:
-                    await self._db(self.repo.add_seat, code, free[0], name, hash_token(token))
-                except SeatTaken:
-                    continue
-                await self._reload(room)
-                break
-            else:
-                raise RoomError("room_full", "the seats were taken while joining", 409)
+            await self._reload(room)
         await self.hub.publish({"room": code, "kind": "room"})
-        log.info("seat taken", extra={"room": code, "seat": free[0]})
-        return free[0], token
+        log.info("seat taken", extra={"room": code, "seat": seat})
+        return seat, token
 
     async def seat_for(self, code: str, token: str | None) -> int:
         if not token:
@@ -203,21 +209,13 @@ class RoomService:
         await self.seat_for(code, token)
         engine = get_engine(room.record.variant)
         async with room.lock:
-            await self._reload(room)
-            if room.record.game_id is not None:
-                raise RoomError("already_started", "the game has already started", 409)
-            players = [s.name for s in room.record.seats]
-            if len(players) < engine.min_players:
-                raise RoomError(
-                    "too_few_players", f"at least {engine.min_players} players are needed", 409
-                )
             seed = new_seed()
-            record = GameRecord(
+            proposed = GameRecord(
                 id=new_game_id(),
                 room_code=code,
                 variant=room.record.variant,
                 options=room.record.options,
-                players=players,
+                players=[],  # the seats taken when the room is claimed, read in that transaction
                 seed=seed,
                 seed_hash=seed_hash(seed),
                 status="live",
@@ -227,11 +225,16 @@ class RoomService:
                 finished_at=None,
                 imported=False,
             )
-            live = LiveGame.load(record, [])
-            if not await self._db(self.repo.create_game, record):
-                raise RoomError("already_started", "the game has already started", 409)
+            try:
+                record = await self._db(self.repo.start_game, proposed, engine.min_players)
+            except RoomClosed as exc:
+                raise RoomError("already_started", "the game has already started", 409) from exc
+            except TooFewPlayers as exc:
+                raise RoomError(
+                    "too_few_players", f"at least {engine.min_players} players are needed", 409
+                ) from exc
+            room.live = await self._db(LiveGame.load, record, [])
             await self._reload(room)
-            room.live = live
         await self.hub.publish({"room": code, "kind": "room"})
         await self.hub.publish({"room": code, "kind": "seq", "seq": 0})
         log.info("game started", extra={"room": code, "game": record.id})

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header
+from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rooms.service import RoomService
-from app.web.deps import get_service
+from app.web.deps import client_address, get_service
 
 router = APIRouter(prefix="/api")
 
@@ -34,7 +34,8 @@ def bearer(authorization: str | None) -> str | None:
 
 
 @router.post("/rooms", status_code=201)
-async def create_room(body: CreateRoom, service: Service) -> dict[str, Any]:
+async def create_room(body: CreateRoom, service: Service, request: Request) -> dict[str, Any]:
+    request.app.state.limits.rooms.check(client_address(request))
     room = await service.create_room(body.variant, body.options)
     return {
         "code": room.code,
@@ -50,7 +51,8 @@ async def get_room(code: str, service: Service) -> dict[str, Any]:
 
 
 @router.post("/rooms/{code}/join", status_code=201)
-async def join_room(code: str, body: Join, service: Service) -> dict[str, Any]:
+async def join_room(code: str, body: Join, service: Service, request: Request) -> dict[str, Any]:
+    request.app.state.limits.joins.check(client_address(request))
     seat, token = await service.join(code, body.name)
     return {"seat": seat, "token": token}
 

@@ -22,7 +22,7 @@ from app.rooms.keys import new_game_id
 from app.rooms.service import RoomService
 from app.rules import seed_hash
 from app.store.repository import ActionRecord, GameRecord, Repository
-from app.web.deps import get_repo, get_service
+from app.web.deps import client_address, get_repo, get_service
 
 router = APIRouter(prefix="/api")
 
@@ -174,6 +174,7 @@ def _import(repo: Repository, record: Any) -> GameRecord:
 @router.post("/games/import", status_code=201)
 async def import_game(request: Request, repo: Repo) -> dict[str, Any]:
     """Re-play an uploaded record; a valid finished one is stored as an imported game."""
+    request.app.state.limits.imports.check(client_address(request))
     record = await _read_record(request)
     stored = await to_thread.run_sync(_import, repo, record)
     request.app.state.replays.warm(stored.id)
