@@ -28,6 +28,11 @@ class Settings(BaseSettings):
     replay_processes: int = 1
     # At start-up, the most recently finished games whose replay is built if missing.
     replay_prebuild: int = 50
+    # Seconds a computer seat waits before it moves, so a person can follow (0 in tests).
+    computer_pause: float = 0.8
+    # Every so many seconds, look for computer moves that are due but nobody is making
+    # (a process died during its pause); also done once at start-up. 0: never.
+    computer_sweep_seconds: float = 10.0
     # A WebSocket that has not said `hello` after this many seconds is closed (4408).
     hello_timeout: float = 10.0
     # Concurrent WebSockets one client address may hold in this process (0: no cap).

@@ -8,9 +8,7 @@ import functools
 import os
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
-from multiprocessing import get_context
 from typing import Any
 
 from anyio import to_thread
@@ -19,9 +17,11 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from app import logs
+from app.builders import replay_builders
 from app.config import ROOT, Settings, get_settings
 from app.metrics import CONTENT_TYPE, Metrics
-from app.replays import Replays, ready
+from app.replays import Replays
+from app.rooms.computer import ComputerPlayers
 from app.rooms.hub import Hub, LocalHub, RedisHub
 from app.rooms.presence import LocalPresence, Presence, RedisPresence
 from app.rooms.ratelimit import AddressLimits
@@ -51,17 +51,6 @@ def make_fanout(settings: Settings) -> tuple[Hub, Presence, Any]:
     return RedisHub(redis), RedisPresence(redis, process_id), redis
 
 
-def replay_builders(settings: Settings) -> ProcessPoolExecutor | None:
-    """The processes that build replays (`REPLAY_PROCESSES`, 0 for worker threads).
-    Started now, so that the first replay does not wait for a process to boot."""
-    if settings.replay_processes <= 0:
-        return None
-    pool = ProcessPoolExecutor(settings.replay_processes, mp_context=get_context("spawn"))
-    for _ in range(settings.replay_processes):
-        pool.submit(ready)
-    return pool
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     logs.configure(settings.log_level)
@@ -74,16 +63,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         repo = Repository(make_sessionmaker(engine), settings.sqlite_busy_timeout)
         hub, presence, redis = make_fanout(settings)
         service = RoomService(repo, hub, presence, Metrics())
-        builds = replay_builders(settings)
+        builds = replay_builders(settings.replay_processes)
         replays = Replays(repo, settings.replay_cache_size, executor=builds)
         service.on_finished.append(replays.warm)
+        computer = ComputerPlayers(
+            service, settings.computer_pause, settings.computer_sweep_seconds
+        )
         await service.start()
+        computer.start()
         heartbeat = asyncio.create_task(service.heartbeat())
         prebuild = asyncio.create_task(replays.prebuild(settings.replay_prebuild))
         app.state.repo = repo
         app.state.redis = redis
         app.state.service = service
         app.state.replays = replays
+        app.state.computer = computer
         try:
             yield
         finally:
@@ -91,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            await computer.stop()
             with contextlib.suppress(Exception):
                 await presence.stop()
             await service.stop()

@@ -39,7 +39,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 def client(database_url: str) -> Iterator[TestClient]:
     # Replays build in a worker thread here: a build process per test app would only
     # slow the suite (tests/server/test_replay.py runs one with a process).
-    app = create_app(Settings(database_url=database_url, replay_processes=0))
+    app = create_app(Settings(database_url=database_url, replay_processes=0, computer_pause=0))
     with TestClient(app) as test_client:
         yield test_client
 
@@ -49,7 +49,11 @@ def fast_client(database_url: str) -> Iterator[TestClient]:
     """A client whose connections may send as fast as a bot plays (no rate limit in the way)."""
     app = create_app(
         Settings(
-            database_url=database_url, rate_burst=10_000, rate_per_second=1e6, replay_processes=0
+            database_url=database_url,
+            rate_burst=10_000,
+            rate_per_second=1e6,
+            replay_processes=0,
+            computer_pause=0,
         )
     )
     with TestClient(app) as test_client:

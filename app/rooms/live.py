@@ -25,6 +25,7 @@ class LastAction:
     seat: int
     action: dict[str, Any]
     events: list[dict[str, Any]]
+    by: str | None = None
 
 
 @dataclass
@@ -60,7 +61,7 @@ class LiveGame:
             if entry.seq != self.game.seq + 1:
                 continue
             events = self.game.apply(entry.seat, entry.payload)
-            self.last = LastAction(entry.seq, entry.seat, entry.payload, events)
+            self.last = LastAction(entry.seq, entry.seat, entry.payload, events, entry.by)
         self._invalidate()
 
     def tentative(self, seat: int, action: dict[str, Any]) -> tuple[Game, list[dict[str, Any]]]:
@@ -69,9 +70,16 @@ class LiveGame:
         events = copy.apply(seat, action)
         return copy, events
 
-    def commit(self, game: Game, seat: int, action: dict[str, Any], events: list[Any]) -> None:
+    def commit(
+        self,
+        game: Game,
+        seat: int,
+        action: dict[str, Any],
+        events: list[Any],
+        by: str | None = None,
+    ) -> None:
         self.game = game
-        self.last = LastAction(game.seq, seat, action, events)
+        self.last = LastAction(game.seq, seat, action, events, by)
         self._invalidate()
 
     def _invalidate(self) -> None:
@@ -107,6 +115,7 @@ class LiveGame:
             "action": action,
             "events": engine.redact_events(state, self.last.events, viewer),
             "notation": engine.notation(action),
+            "by": self.last.by,
         }
 
     def history_for(self, viewer: int | None) -> list[dict[str, Any]]:

@@ -36,6 +36,7 @@ from app.store.repository import (
     RoomClosed,
     RoomFull,
     RoomRecord,
+    SeatRecord,
     StaleWrite,
     TooFewPlayers,
     Unavailable,
@@ -55,6 +56,44 @@ def clean_name(raw: str) -> str:
     if any(unicodedata.category(ch) in {"Cc", "Cf", "Zl", "Zp"} for ch in name):
         raise RoomError("bad_name", "a name may not hold control characters", 422)
     return name
+
+
+def seat_info(seat: SeatRecord, connected: bool) -> dict[str, Any]:
+    """A seat as the room shows it; a computer-controlled seat counts as connected."""
+    computer = None if seat.level is None else {"level": seat.level, "reason": seat.reason}
+    return {
+        "seat": seat.seat,
+        "name": seat.name,
+        "kind": seat.kind,
+        "connected": connected or seat.kind == "computer",
+        "host": seat.host,
+        "computer": computer,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTurn:
+    """Whose move it is in a running game, with exactly what that seat may see and do."""
+
+    code: str
+    game_id: str
+    variant: str
+    seq: int
+    seat: int
+    record: SeatRecord | None
+    view: dict[str, Any]
+    legal: list[dict[str, Any]]
+
+
+def _refuse_unparsed(live: LiveGame, seat: int, action: dict[str, Any]) -> None:
+    """`bad_message` for an action that does not parse, even one sent at a stale seq or
+    after the game ended: docs/protocol.md puts it before `stale` and `finished`. The
+    engine parses before any other check, so a throw-away apply tells."""
+    try:
+        live.tentative(seat, action)
+    except IllegalAction as exc:
+        if exc.code == "bad_message":
+            raise RoomError(exc.code, exc.message) from exc
 
 
 @dataclass
@@ -83,6 +122,9 @@ class RoomService:
         self.rooms: dict[str, RoomLive] = {}
         # Called with the game id when a game ends here (the replay starts building).
         self.on_finished: list[Callable[[str], None]] = []
+        # Called with the room code after this process committed an action or started a
+        # game, or loaded a running game from the log (a computer seat may be due).
+        self.on_committed: list[Callable[[str], None]] = []
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn` in a worker thread; a database that does not answer (or not in time)
@@ -167,10 +209,7 @@ class RoomService:
             "variant": record.variant,
             "options": record.options,
             "status": status,
-            "seats": [
-                {"seat": s.seat, "name": s.name, "kind": s.kind, "connected": s.seat in connected}
-                for s in record.seats
-            ],
+            "seats": [seat_info(s, s.seat in connected) for s in record.seats],
             "game_id": record.game_id,
             "spectators": spectators,
         }
@@ -238,6 +277,8 @@ class RoomService:
         await self.hub.publish({"room": code, "kind": "room"})
         await self.hub.publish({"room": code, "kind": "seq", "seq": 0})
         log.info("game started", extra={"room": code, "game": record.id})
+        for committed in self.on_committed:
+            committed(code)
         return record.id
 
     async def _live(self, room: RoomLive) -> LiveGame | None:
@@ -254,6 +295,9 @@ class RoomService:
                 return None
             actions = await self._db(self.repo.actions, game_id, 0)
             room.live = LiveGame.load(record, actions)
+            if not room.live.finished:
+                for committed in self.on_committed:
+                    committed(room.record.code)
         return room.live
 
     async def _catch_up(self, live: LiveGame) -> None:
@@ -321,20 +365,31 @@ class RoomService:
     # Playing ---------------------------------------------------------------------
 
     async def act(self, conn: Connection, seq: Any, action: dict[str, Any]) -> None:
-        arrived = time.perf_counter()
         if conn.seat is None:
             raise RoomError("spectator", "spectators cannot act; take a seat to play")
-        room = await self._room(conn.room)
+        await self.submit(conn.room, conn.seat, seq, action)
+
+    async def submit(
+        self, code: str, seat: int, seq: Any, action: dict[str, Any], by: str | None = None
+    ) -> int:
+        """Validate `action` for `seat` at `seq`, append it to the log and fan it out: the
+        one path by which a game changes, whether a person or the computer (`by`, e.g.
+        `"computer:timeout"`, stored beside the action) sent it. Returns the new seq;
+        `RoomError` (`stale` when another writer took this seq) with nothing changed."""
+        arrived = time.perf_counter()
+        room = await self._room(code)
         async with room.lock:
             live = await self._live(room)
             if live is None:
                 raise RoomError("illegal", "no game is running in this room")
-            if live.finished:
-                raise RoomError("finished", "the game is over")
+            if live.finished or seq != live.seq:
+                _refuse_unparsed(live, seat, action)  # bad_message, then stale, then the rest
             if seq != live.seq:
                 raise RoomError("stale", f"the game is at seq {live.seq}, not {seq}")
+            if live.finished:
+                raise RoomError("finished", "the game is over")
             try:
-                game, events = live.tentative(conn.seat, action)
+                game, events = live.tentative(seat, action)
             except IllegalAction as exc:
                 raise RoomError(exc.code, exc.message) from exc
             try:
@@ -342,35 +397,87 @@ class RoomService:
                     self.repo.append_action,
                     live.id,
                     game.seq,
-                    conn.seat,
+                    seat,
                     action,
                     game.result,
                     datetime.now(UTC),
+                    by,
                 )
             except StaleWrite as exc:
-                log.info("lost a race for a seq", extra={"room": conn.room, "game": live.id})
+                log.info("lost a race for a seq", extra={"room": code, "game": live.id})
                 await self._catch_up(live)
                 raise RoomError("stale", "another action was accepted first") from exc
-            live.commit(game, conn.seat, action, events)
+            live.commit(game, seat, action, events, by)
             new_seq = live.seq
         # The committed action rides along, so other processes apply it without reading
         # the log; one that is further behind still catches up from the log.
         await self.hub.publish(
             {
-                "room": conn.room,
+                "room": code,
                 "kind": "seq",
                 "seq": new_seq,
                 "game": live.id,
-                "action": {"seat": conn.seat, "payload": action},
+                "action": {"seat": seat, "payload": action, "by": by},
             }
         )
         if live.finished:
-            await self.hub.publish({"room": conn.room, "kind": "room"})
-            log.info("game finished", extra={"room": conn.room, "game": live.id})
+            await self.hub.publish({"room": code, "kind": "room"})
+            log.info("game finished", extra={"room": code, "game": live.id})
             for hook in self.on_finished:
                 hook(live.id)
+        for committed in self.on_committed:
+            committed(code)
         self.metrics.actions.inc()
         self.metrics.latency.observe(time.perf_counter() - arrived)
+        return new_seq
+
+    async def seat_turn(self, code: str) -> SeatTurn | None:
+        """The room's running game as its next actor sees it, read fresh (room row and
+        log): None when no game runs or it is over. What a computer seat decides from."""
+        room = await self._room(code)
+        async with room.lock:
+            await self._reload(room)
+            live = await self._live(room)
+            if live is None:
+                return None
+            await self._catch_up(live)
+            seat = live.game.to_move
+            if live.finished or seat is None:
+                return None
+            record = next((s for s in room.record.seats if s.seat == seat), None)
+            return SeatTurn(
+                code=code,
+                game_id=live.id,
+                variant=live.record.variant,
+                seq=live.seq,
+                seat=seat,
+                record=record,
+                view=live.game.view(seat),
+                legal=live.game.legal_actions(seat),
+            )
+
+    async def set_computer(
+        self, code: str, seat: int, level: str | None, reason: str | None
+    ) -> bool:
+        """Hand `seat` to the computer at `level` (None: back to its person) and tell
+        every process; False if the room has no such seat."""
+        await self._room(code)
+        changed = await self._db(self.repo.set_computer, code, seat, level, reason)
+        if changed:
+            await self.hub.publish({"room": code, "kind": "room"})
+            log.info(
+                "seat controller", extra={"room": code, "seat": seat, "level": level or "human"}
+            )
+        return changed
+
+    async def computer_rooms(self) -> list[str]:
+        return await self._db(self.repo.computer_rooms)
+
+    def forget_idle(self, code: str) -> None:
+        """Drop a room this process loaded for no connection (the log keeps everything)."""
+        room = self.rooms.get(code)
+        if room is not None and not room.connections and not room.lock.locked():
+            self.rooms.pop(code, None)
 
     async def legal(self, conn: Connection) -> tuple[int, list[dict[str, Any]]]:
         room = await self._room(conn.room)
@@ -443,7 +550,8 @@ class RoomService:
             elif live.seq < seq:
                 carried = message.get("action") if message is not None else None
                 if carried and message.get("game") == live.id and live.seq == seq - 1:
-                    live.extend([ActionRecord(seq, carried["seat"], carried["payload"])])
+                    by = carried.get("by")
+                    live.extend([ActionRecord(seq, carried["seat"], carried["payload"], by)])
                 else:
                     await self._catch_up(live)
         for conn in list(room.connections):

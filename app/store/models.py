@@ -9,7 +9,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, LargeBinary, String
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    String,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -28,8 +37,17 @@ class Room(Base):
     variant: Mapped[str] = mapped_column(String(16))
     options: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    # The room's game once started; at most one per room.
+    # The room's current game once started (a rematch replaces it with the next one).
     game_id: Mapped[str | None] = mapped_column(String(16), default=None)
+    # SHA-256 of the host's token: the creator's key to options, seats and the start.
+    host_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    # Since when the host's seat has been seen disconnected before the start (the 60 s
+    # after which any seated player may start).
+    host_away_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    # An "open table", listed in the lobby; rooms are private by link otherwise.
+    listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # A "play again" offer after a finished game: {"game", "accepted", "deadline"}.
+    rematch: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
 
 class Seat(Base):
@@ -41,6 +59,12 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
     kind: Mapped[str] = mapped_column(String(8), default="human")
+    # The seat the host took (the host's presence decides who may start).
+    host: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Set while the computer plays this seat: its level and why ("seat" for a computer
+    # seat, else what handed a person's seat over, e.g. "takeover", "timeout", "left").
+    level: Mapped[str | None] = mapped_column(String(8), default=None)
+    reason: Mapped[str | None] = mapped_column(String(16), default=None)
     # SHA-256 of the seat's token: a leaked database does not hand out seats.
     token_hash: Mapped[str] = mapped_column(String(64), index=True)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -77,6 +101,9 @@ class Action(Base):
     seat: Mapped[int] = mapped_column(Integer)
     payload: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Null when the seat's player sent it; "computer:<reason>" when the server wrote it
+    # for the seat (a computer seat, a takeover, a timeout). Replays do not need it.
+    by: Mapped[str | None] = mapped_column(String(32), default=None)
 
 
 class Replay(Base):

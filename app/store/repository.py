@@ -25,6 +25,10 @@ class StaleWrite(Exception):
     """Another writer stored this `seq` first: reload from the log and re-validate."""
 
 
+class SeatTaken(Exception):
+    """A concurrent join took the seat this one chose; the caller retries."""
+
+
 class RoomClosed(Exception):
     """The room's game has started (or the room is gone): no seat, no second start."""
 
@@ -47,6 +51,13 @@ class SeatRecord:
     seat: int
     name: str
     kind: str
+    host: bool = False
+    # The computer's level while it plays this seat, and why (see models.Seat).
+    level: str | None = None
+    reason: str | None = None
+    # Server-side only (never sent): lets a connection find its seat again after the
+    # seats were renumbered.
+    token_hash: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +68,10 @@ class RoomRecord:
     created_at: datetime
     game_id: str | None
     seats: tuple[SeatRecord, ...]
+    host_hash: str | None = None
+    host_away_since: datetime | None = None
+    listed: bool = False
+    rematch: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +96,7 @@ class ActionRecord:
     seq: int
     seat: int
     payload: dict[str, Any]
+    by: str | None = None
 
 
 def _game_record(row: models.Game) -> GameRecord:
@@ -99,6 +115,28 @@ def _game_record(row: models.Game) -> GameRecord:
         finished_at=row.finished_at,
         imported=row.imported,
     )
+
+
+def _room_record(room: models.Room, seats: Any) -> RoomRecord:
+    return RoomRecord(
+        code=room.code,
+        variant=room.variant,
+        options=dict(room.options),
+        created_at=room.created_at,
+        game_id=room.game_id,
+        seats=tuple(
+            SeatRecord(x.seat, x.name, x.kind, x.host, x.level, x.reason, x.token_hash)
+            for x in seats
+        ),
+        host_hash=room.host_hash,
+        host_away_since=room.host_away_since,
+        listed=room.listed,
+        rematch=None if room.rematch is None else dict(room.rematch),
+    )
+
+
+def _is(column: Any, value: str | None) -> Any:
+    return column.is_(None) if value is None else column == value
 
 
 def _game_row(game: GameRecord, **overrides: Any) -> models.Game:
@@ -137,9 +175,20 @@ class Repository:
 
     # Rooms and seats -------------------------------------------------------------
 
-    def create_room(self, code: str, variant: str, options: dict[str, Any]) -> None:
+    def create_room(
+        self,
+        code: str,
+        variant: str,
+        options: dict[str, Any],
+        host_hash: str | None = None,
+        listed: bool = False,
+    ) -> None:
         with self._tx() as s:
-            s.add(models.Room(code=code, variant=variant, options=options))
+            s.add(
+                models.Room(
+                    code=code, variant=variant, options=options, host_hash=host_hash, listed=listed
+                )
+            )
 
     def get_room(self, code: str) -> RoomRecord | None:
         with self._sessions() as s:
@@ -149,14 +198,7 @@ class Repository:
             seats = s.scalars(
                 select(models.Seat).where(models.Seat.room_code == code).order_by(models.Seat.seat)
             ).all()
-            return RoomRecord(
-                code=room.code,
-                variant=room.variant,
-                options=dict(room.options),
-                created_at=room.created_at,
-                game_id=room.game_id,
-                seats=tuple(SeatRecord(x.seat, x.name, x.kind) for x in seats),
-            )
+            return _room_record(room, seats)
 
     def take_seat(self, code: str, name: str, token_hash: str, max_players: int) -> int:
         """Seat `name` in the room's first free seat and return its number.
@@ -182,6 +224,129 @@ class Repository:
             s.add(models.Seat(room_code=code, seat=free[0], name=name, token_hash=token_hash))
             return free[0]
 
+    def add_seat(
+        self,
+        code: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        kind: str = "human",
+        level: str | None = None,
+        host: bool = False,
+    ) -> None:
+        """Take seat number `seat`; `SeatTaken` if a concurrent join got it first. A
+        computer seat (`kind="computer"`) is played by the computer at `level`."""
+        reason = "seat" if level is not None else None
+        try:
+            with self._tx() as s:
+                s.add(
+                    models.Seat(
+                        room_code=code,
+                        seat=seat,
+                        name=name,
+                        token_hash=token_hash,
+                        kind=kind,
+                        level=level,
+                        reason=reason,
+                        host=host,
+                    )
+                )
+        except IntegrityError as exc:
+            raise SeatTaken(str(exc)) from exc
+
+    def remove_seat(self, code: str, seat: int, game_id: str | None) -> bool:
+        """Free `seat` while the room's game is still `game_id` (None: not started), and
+        close the gap: the seats after it move down one, so seats stay 0..n-1, which is
+        what a game's players list is. False if the room moved on meanwhile."""
+        with self._tx() as s:
+            room = s.get(models.Room, code, with_for_update=True)
+            if room is None or room.game_id != game_id:
+                return False
+            row = s.get(models.Seat, (code, seat))
+            if row is None:
+                return False
+            s.delete(row)
+            s.flush()
+            later = s.scalars(
+                select(models.Seat.seat)
+                .where(models.Seat.room_code == code, models.Seat.seat > seat)
+                .order_by(models.Seat.seat)
+            ).all()
+            for number in later:
+                s.execute(
+                    update(models.Seat)
+                    .where(models.Seat.room_code == code, models.Seat.seat == number)
+                    .values(seat=number - 1)
+                )
+        return True
+
+    def set_computer(self, code: str, seat: int, level: str | None, reason: str | None) -> bool:
+        """The computer plays `seat` at `level` from now on (None, None: its person does)."""
+        with self._tx() as s:
+            changed = s.execute(
+                update(models.Seat)
+                .where(models.Seat.room_code == code, models.Seat.seat == seat)
+                .values(level=level, reason=reason)
+            ).rowcount
+        return changed == 1
+
+    def computer_rooms(self) -> list[str]:
+        """Rooms with a live game and a seat the computer plays: where a computer move may
+        be due (after a restart, or when the process that owed it died)."""
+        with self._sessions() as s:
+            query = (
+                select(models.Room.code)
+                .join(models.Game, models.Game.id == models.Room.game_id)
+                .where(
+                    models.Game.status == "live",
+                    select(models.Seat.seat)
+                    .where(
+                        models.Seat.room_code == models.Room.code, models.Seat.level.is_not(None)
+                    )
+                    .exists(),
+                )
+            )
+            return list(s.scalars(query))
+
+    def update_room(self, code: str, game_id: str | None, **values: Any) -> bool:
+        """Change room columns (`options`, `listed`, `host_away_since`, `rematch`) while
+        the room's game is still `game_id`; False if it moved on meanwhile."""
+        with self._tx() as s:
+            changed = s.execute(
+                update(models.Room)
+                .where(models.Room.code == code, _is(models.Room.game_id, game_id))
+                .values(**values)
+            ).rowcount
+        return changed == 1
+
+    def set_host_seat(self, code: str, seat: int) -> None:
+        with self._tx() as s:
+            s.execute(
+                update(models.Seat)
+                .where(models.Seat.room_code == code)
+                .values(host=models.Seat.seat == seat)
+            )
+
+    def open_rooms(self, limit: int) -> list[RoomRecord]:
+        """Listed rooms whose game has not started, newest first: the lobby's open tables."""
+        with self._sessions() as s:
+            rooms = s.scalars(
+                select(models.Room)
+                .where(models.Room.listed.is_(True), models.Room.game_id.is_(None))
+                .order_by(models.Room.created_at.desc(), models.Room.code)
+                .limit(limit)
+            ).all()
+            codes = [room.code for room in rooms]
+            seats: dict[str, list[models.Seat]] = {code: [] for code in codes}
+            if codes:
+                for row in s.scalars(
+                    select(models.Seat)
+                    .where(models.Seat.room_code.in_(codes))
+                    .order_by(models.Seat.seat)
+                ):
+                    seats[row.room_code].append(row)
+            return [_room_record(room, seats[room.code]) for room in rooms]
+
     def seat_for_token(self, code: str, token_hash: str) -> int | None:
         with self._sessions() as s:
             return s.scalar(
@@ -192,17 +357,21 @@ class Repository:
 
     # Games -------------------------------------------------------------------------
 
-    def start_game(self, game: GameRecord, min_players: int) -> GameRecord:
+    def start_game(
+        self, game: GameRecord, min_players: int, replaces: str | None = None
+    ) -> GameRecord:
         """Make `game` the room's and store it, its players being the seats taken at that
         moment (returned in the stored record). The room is claimed first (a conditional
         update that locks its row), so no join lands between reading the seats and the
-        start. `RoomClosed` if the room already has a game, `TooFewPlayers` if fewer than
-        `min_players` seats are taken (nothing is changed then)."""
+        start. `RoomClosed` if the room's game is no longer `replaces` (None: no game yet;
+        else the finished game a rematch follows), `TooFewPlayers` if fewer than
+        `min_players` seats are taken (nothing is changed then). Starting the room's next
+        game also ends its rematch offer."""
         with self._tx() as s:
             claimed = s.execute(
                 update(models.Room)
-                .where(models.Room.code == game.room_code, models.Room.game_id.is_(None))
-                .values(game_id=game.id)
+                .where(models.Room.code == game.room_code, _is(models.Room.game_id, replaces))
+                .values(game_id=game.id, rematch=None, host_away_since=None)
             ).rowcount
             if claimed != 1:
                 raise RoomClosed(str(game.room_code))
@@ -218,6 +387,22 @@ class Repository:
             game = replace(game, players=players)
             s.add(_game_row(game))
         return game
+
+    def create_game(self, game: GameRecord, replaces: str | None = None) -> bool:
+        """Store a new game and make it the room's; False if the room's game is no longer
+        `replaces` (None: the room has no game yet; else the finished game a rematch
+        follows). Starting the room's next game also ends its rematch offer."""
+        with self._tx() as s:
+            if game.room_code is not None:
+                claimed = s.execute(
+                    update(models.Room)
+                    .where(models.Room.code == game.room_code, _is(models.Room.game_id, replaces))
+                    .values(game_id=game.id, rematch=None, host_away_since=None)
+                ).rowcount
+                if claimed != 1:
+                    return False
+            s.add(_game_row(game))
+        return True
 
     def get_game(self, game_id: str) -> GameRecord | None:
         with self._sessions() as s:
@@ -247,6 +432,7 @@ class Repository:
         payload: dict[str, Any],
         result: dict[str, Any] | None,
         now: datetime,
+        by: str | None = None,
     ) -> None:
         """Append action `seq`; `StaleWrite` if that `seq` is already taken.
 
@@ -257,7 +443,7 @@ class Repository:
             with self._tx() as s:
                 s.add(
                     models.Action(
-                        game_id=game_id, seq=seq, seat=seat, payload=payload, created_at=now
+                        game_id=game_id, seq=seq, seat=seat, payload=payload, created_at=now, by=by
                     )
                 )
                 s.flush()
@@ -275,7 +461,7 @@ class Repository:
                 .where(models.Action.game_id == game_id, models.Action.seq > after)
                 .order_by(models.Action.seq)
             )
-            return [ActionRecord(r.seq, r.seat, dict(r.payload)) for r in rows]
+            return [ActionRecord(r.seq, r.seat, dict(r.payload), r.by) for r in rows]
 
     def count_games(self, status: str | None = None) -> int:
         with self._sessions() as s:

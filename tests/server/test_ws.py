@@ -139,6 +139,7 @@ def test_every_error_code_leaves_the_state_unchanged(client: TestClient) -> None
             ws0, {"type": "action", "seq": 0, "action": {"type": "move", "to": [0, 0]}}, "illegal"
         )
         refused(ws0, {"type": "action", "seq": 3, "action": push}, "stale")
+        refused(ws0, {"type": "action", "seq": 3, "action": {"type": "fly"}}, "bad_message")
         refused(ws0, json.dumps({"type": "chat", "text": "x" * (65 * 1024)}), "too_large", raw=True)
 
         # The refused messages lost nothing: the listed push is still accepted.
@@ -235,6 +236,22 @@ def test_reconnect_with_the_token_restores_the_seat(client: TestClient) -> None:
         assert receive_until(ws, "state")["seq"] == 2
 
 
+def check_refusal_order_after_the_end(ws: Any, seq: int) -> None:
+    """After the end, as docs/protocol.md orders them: `bad_message` (the message or the
+    action does not parse), then `stale`, then `finished`."""
+    move = {"type": "move", "to": [0, 0]}
+    for payload, code in [
+        ({"type": "action", "seq": seq - 1, "action": {"type": "fly"}}, "bad_message"),
+        ({"type": "action", "seq": seq, "action": {**move, "extra": 1}}, "bad_message"),
+        ({"type": "action", "seq": "x", "action": move}, "bad_message"),
+        ({"type": "action", "seq": seq - 1, "action": move}, "stale"),
+        ({"type": "action", "seq": seq + 5, "action": move}, "stale"),
+        ({"type": "action", "seq": seq, "action": move}, "finished"),
+    ]:
+        ws.send_json(payload)
+        assert receive_until(ws, "error")["code"] == code, payload
+
+
 def play_to_the_end(client: TestClient, options: dict[str, Any], players: int = 2) -> None:
     names = ["Ann", "Bob", "Cy", "Di"][:players]
     code, tokens = make_room(client, names, **options)
@@ -270,8 +287,7 @@ def play_to_the_end(client: TestClient, options: dict[str, Any], players: int = 
         assert final["status"] == "finished"
         assert final["result"]["winners"]
         assert legal(seats[0])["actions"] == []
-        act(seats[0], seq, {"type": "move", "to": [0, 0]})
-        assert receive_until(seats[0], "error")["code"] == "finished"
+        check_refusal_order_after_the_end(seats[0], seq)
     finally:
         for s in reversed(sockets):
             s.__exit__(None, None, None)

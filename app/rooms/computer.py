@@ -1,0 +1,191 @@
+"""The computer at the table: it plays every seat the computer controls.
+
+A seat is computer-controlled while its row carries a `level` (see `models.Seat`): a
+computer seat the host added (reason `"seat"`), or a person's seat handed over (a
+takeover, a player who left, ...). Whenever the seat to move is one of those, a task here
+waits a short human-like pause, asks `app.bots.choose` in a worker thread with that seat's
+own view and `legal` list ONLY (never the seed, another hand or a face-down tile), and
+submits the action through `RoomService.submit`, the same path as a person's: validation,
+the log, the fan-out. The `(game_id, seq)` key decides every race, so a restart, a second
+process or a person acting at the same moment never makes the computer act twice for one
+turn: the loser's append fails as `stale` and it simply looks again.
+
+When does it look? After every action or start this process commits, when a process
+loads a running game from the log, when a seat is handed to the computer, and in a sweep
+every `COMPUTER_SWEEP_SECONDS` over the rooms with a computer-controlled seat and a live
+game (which covers a process that died during its pause, and every process's restart).
+
+The contract for other room modules (turn clocks, takeovers, leaving; keep it stable):
+
+- `await computer.control(code, seat, level, reason)`: from now on the computer plays
+  `seat` of room `code` at `level` (`easy`/`medium`/`hard`), for `reason` (a short word
+  shown to players and stored with each of its actions as `by = "computer:<reason>"`:
+  e.g. `"takeover"`, `"left"`). Published to every process (a `room` message); if it is
+  that seat's turn, the computer moves after the pause. Returns False for no such seat.
+- `await computer.release(code, seat)`: the seat is its person's again at once (no
+  computer move for it starts after this returns; one already submitted may still land,
+  as if the person had been a moment slower). Computer seats (`kind == "computer"`) are
+  not released: remove them instead.
+- `await computer.play_now(code, seat, cause, level="easy", seq=None)`: one computer move
+  for `seat` now, without the pause, whoever controls it (a turn timer's timeout). With
+  `seq`, only if the game is still at that seq, so a late or repeated call cannot play a
+  later turn. Returns True when this call's action was committed; False when it was not
+  that seat's turn, the game moved on, or another writer won the seq. Stored with
+  `by = "computer:<cause>"`.
+- `computer.poke(code)`: look at the room soon (cheap; any number of times).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from typing import cast
+
+from anyio import to_thread
+
+from app.bots import LEVELS, Level, choose
+from app.rooms.errors import RoomError
+from app.rooms.service import RoomService, SeatTurn
+
+log = logging.getLogger("app.rooms.computer")
+
+
+def rng_for_turn(turn: SeatTurn, level: str) -> random.Random:
+    """The computer's own randomness for one decision: from the game id and seq, never the
+    game's seed, so the same view at the same point gives the same decision."""
+    return random.Random(f"{turn.game_id}:{turn.seq}:{turn.seat}:{level}")
+
+
+class ComputerPlayers:
+    def __init__(self, service: RoomService, pause: float = 0.8, sweep_every: float = 10.0) -> None:
+        self.service = service
+        self.pause = pause
+        self.sweep_every = sweep_every
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        self.moves = 0  # computer actions this process committed
+        self.lost = 0  # computer actions another writer beat to their seq
+        service.on_committed.append(self.poke)
+
+    # The contract ------------------------------------------------------------------
+
+    async def control(self, code: str, seat: int, level: str, reason: str) -> bool:
+        if level not in LEVELS:
+            raise RoomError("bad_level", f"a computer level is one of {', '.join(LEVELS)}", 422)
+        changed = await self.service.set_computer(code, seat, level, reason[:16])
+        if changed:
+            self.poke(code)
+        return changed
+
+    async def release(self, code: str, seat: int) -> bool:
+        return await self.service.set_computer(code, seat, None, None)
+
+    async def play_now(
+        self, code: str, seat: int, cause: str, level: str = "easy", seq: int | None = None
+    ) -> bool:
+        turn = await self.service.seat_turn(code)
+        if turn is None or turn.seat != seat or (seq is not None and turn.seq != seq):
+            return False
+        return await self._play(turn, level, f"computer:{cause}"[:32])
+
+    def poke(self, code: str) -> None:
+        task = self._tasks.get(code)
+        if task is not None and not task.done():
+            self._again.add(code)  # the running task looks once more before it ends
+            return
+        self._tasks[code] = asyncio.get_running_loop().create_task(self._run(code))
+
+    # Running -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self.sweep_every > 0:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self._sweeper, *self._tasks.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+
+    async def idle(self) -> None:
+        """Wait until no computer move is pending here (tests and benchmarks)."""
+        while pending := [t for t in self._tasks.values() if not t.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    async def sweep(self) -> None:
+        """Look at every room where a computer move may be due."""
+        for code in await self.service.computer_rooms():
+            self.poke(code)
+
+    async def _sweep_forever(self) -> None:
+        await self._safely(self.sweep)
+        while True:
+            await asyncio.sleep(self.sweep_every)
+            await self._safely(self.sweep)
+
+    async def _safely(self, step: Callable[[], Awaitable[None]]) -> None:
+        try:
+            await step()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer sweep failed")
+
+    async def _run(self, code: str) -> None:
+        try:
+            while True:
+                self._again.discard(code)
+                turn = await self.service.seat_turn(code)
+                if turn is None or turn.record is None or turn.record.level is None:
+                    if code in self._again:
+                        continue
+                    return
+                if self.pause > 0:
+                    await asyncio.sleep(self.pause)
+                    # The seat may have been released, or the turn played, meanwhile.
+                    fresh = await self.service.seat_turn(code)
+                    if fresh is None or (fresh.seq, fresh.seat) != (turn.seq, turn.seat):
+                        continue
+                    turn = fresh
+                    if turn.record is None or turn.record.level is None:
+                        continue
+                reason = turn.record.reason or "seat"
+                if not await self._play(turn, turn.record.level, f"computer:{reason}"[:32]):
+                    # Lost the seq to another writer: look again. Refused for any other
+                    # reason: do not try the same turn forever (the sweep will look).
+                    after = await self.service.seat_turn(code)
+                    if after is not None and after.seq == turn.seq:
+                        return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer seat failed", extra={"room": code})
+        finally:
+            if self._tasks.get(code) is asyncio.current_task():
+                del self._tasks[code]
+            self.service.forget_idle(code)
+
+    async def _play(self, turn: SeatTurn, level: str, by: str) -> bool:
+        rng = rng_for_turn(turn, level)
+        action = await to_thread.run_sync(
+            choose, turn.variant, cast(Level, level), turn.view, turn.legal, rng
+        )
+        try:
+            await self.service.submit(turn.code, turn.seat, turn.seq, action, by)
+        except RoomError as exc:
+            # `stale`: another writer (a person, another process) took this seq first.
+            self.lost += 1
+            log.info(
+                "computer move not taken",
+                extra={"room": turn.code, "game": turn.game_id, "code": exc.code},
+            )
+            return False
+        self.moves += 1
+        return True

@@ -1,0 +1,135 @@
+"""The computer at the table (app/rooms/computer.py): seats handed to it are played through
+the same path as a person's, from the seat's own view, once per turn."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.rooms import computer as computer_module
+from app.rooms.computer import ComputerPlayers
+from app.rules import Game
+from tests.server.helpers import act, hello, legal, make_room, receive_until, start
+
+
+def driver(client: TestClient) -> ComputerPlayers:
+    return client.app.state.computer  # type: ignore[attr-defined,no-any-return]
+
+
+def call(client: TestClient, fn: Any, *args: Any) -> Any:
+    """Run a coroutine function on the app's event loop (the TestClient's portal)."""
+    assert client.portal is not None
+    return client.portal.call(fn, *args)
+
+
+def log_of(client: TestClient, game_id: str) -> list[Any]:
+    return client.app.state.repo.actions(game_id, 0)  # type: ignore[attr-defined,no-any-return]
+
+
+def test_a_seat_handed_to_the_computer_plays_its_turns_through_the_log(
+    client: TestClient,
+) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    game_id = start(client, code, tokens[0])
+    computer = driver(client)
+    assert call(client, computer.control, code, 1, "easy", "takeover")
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        welcome, state = hello(ws, tokens[0])
+        bob = welcome["room"]["seats"][1]
+        assert bob["computer"] == {"level": "easy", "reason": "takeover"}
+        seq = state["seq"]
+        for _ in range(2):  # Ann's push and move, then Bob's turn is the computer's
+            listed = legal(ws)
+            act(ws, seq, random.Random(seq).choice(listed["actions"]))
+            state = receive_until(ws, "state")
+            seq = state["seq"]
+        while state["view"]["turn"]["seat"] == 1:
+            state = receive_until(ws, "state")
+        assert state["last"]["seat"] == 1 and state["last"]["by"] == "computer:takeover"
+    call(client, computer.idle)
+    entries = log_of(client, game_id)
+    assert [e.seat for e in entries] == [0, 0, 1, 1]
+    assert [e.by for e in entries] == [None, None, "computer:takeover", "computer:takeover"]
+
+
+def test_released_seats_wait_for_their_person(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    game_id = start(client, code, tokens[0])
+    computer = driver(client)
+    call(client, computer.control, code, 0, "medium", "takeover")
+    call(client, computer.idle)
+    assert [e.seat for e in log_of(client, game_id)] == [0, 0]
+    call(client, computer.control, code, 1, "medium", "takeover")
+    call(client, computer.release, code, 0)
+    call(client, computer.idle)
+    # Bob's turn played by the computer; Ann's seat is hers again, so it stops there.
+    assert [e.seat for e in log_of(client, game_id)] == [0, 0, 1, 1]
+    room = client.get(f"/api/rooms/{code}").json()
+    assert room["seats"][0]["computer"] is None
+    assert call(client, computer.play_now, code, 1, "timeout") is False  # not Bob's turn
+
+
+def test_play_now_plays_one_move_once_per_seq(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    game_id = start(client, code, tokens[0])
+    computer = driver(client)
+    assert call(client, computer.play_now, code, 0, "timeout", "easy", 0)
+    # A repeated call for the same turn (another clock, a late timer) does nothing.
+    assert not call(client, computer.play_now, code, 0, "timeout", "easy", 0)
+    entries = log_of(client, game_id)
+    assert [(e.seq, e.seat, e.by) for e in entries] == [(1, 0, "computer:timeout")]
+    # Ann's person still has her seat: nothing else was played for her.
+    call(client, computer.idle)
+    assert len(log_of(client, game_id)) == 1
+
+
+def test_unknown_levels_and_seats_are_refused(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    computer = driver(client)
+    assert not call(client, computer.control, code, 3, "easy", "takeover")
+    with pytest.raises(Exception) as refused:
+        call(client, computer.control, code, 1, "grandmaster", "takeover")
+    assert getattr(refused.value, "code", None) == "bad_level"
+
+
+def test_the_computer_sees_only_its_seats_view(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What `choose` is given is exactly the seat's view and legal list, nothing more."""
+    seen: list[tuple[dict[str, Any], list[Any]]] = []
+    real = computer_module.choose
+
+    def spy(variant: str, level: Any, view: Any, legal: Any, rng: random.Random) -> Any:
+        seen.append((view, legal))
+        return real(variant, level, view, legal, rng)
+
+    monkeypatch.setattr(computer_module, "choose", spy)
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    game_id = start(client, code, tokens[0])
+    computer = driver(client)
+    call(client, computer.control, code, 0, "hard", "takeover")
+    call(client, computer.idle)
+    record = client.app.state.repo.get_game(game_id)  # type: ignore[attr-defined]
+    game = Game.new("classic", record.players, record.seed, record.options)
+    for (view, listed), entry in zip(seen, log_of(client, game_id), strict=True):
+        assert view == game.view(0) and listed == game.legal_actions(0)
+        assert "target" not in view["players"][1] and "seed" not in str(view)
+        game.apply(entry.seat, entry.payload)
+    assert len(seen) == 2
+
+
+def test_a_game_of_computer_seats_only_plays_to_its_end(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    game_id = start(client, code, tokens[0])
+    computer = driver(client)
+    for seat, level in enumerate(["hard", "easy"]):
+        call(client, computer.control, code, seat, level, "takeover")
+    call(client, computer.idle)
+    game = client.get(f"/api/games/{game_id}").json()
+    assert game["status"] == "finished", game
+    verified = client.post(f"/api/games/{game_id}/verify").json()
+    assert verified["ok"], verified
