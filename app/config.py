@@ -53,6 +53,12 @@ class Settings(BaseSettings):
     limit_concurrency: int = 2000
     # Addresses (or networks) of the proxies whose X-Forwarded-For is believed.
     forwarded_allow_ips: str = "127.0.0.1"
+    # Every `room_sweep_seconds`, rooms with no socket here unused for `room_idle_seconds`
+    # leave memory, and rooms whose game never started, older than `lobby_ttl_hours`,
+    # with no seat connected, are deleted (games are never deleted). 0: no sweep.
+    room_sweep_seconds: float = 60.0
+    room_idle_seconds: float = 300.0
+    lobby_ttl_hours: float = 24.0
     # SQLite: how long a write waits for the database's lock before answering `unavailable`.
     sqlite_busy_timeout: float = 3.0
 

@@ -34,6 +34,7 @@ from app.web.assets import Assets
 from app.web.bodylimit import BodyLimit
 
 HEALTH_TIMEOUT = 3.0
+REDIS_TIMEOUT = 2.0
 
 
 def make_fanout(settings: Settings) -> tuple[Hub, Presence, Any]:
@@ -42,13 +43,24 @@ def make_fanout(settings: Settings) -> tuple[Hub, Presence, Any]:
         return LocalHub(), LocalPresence(), None
     from redis import asyncio as aioredis
 
-    # A bounded pool that waits for a free connection rather than failing a burst.
+    # A bounded pool that waits for a free connection rather than failing a burst; a
+    # command that Redis does not answer in 2 s fails (and the caller degrades) instead
+    # of holding its request.
     pool = aioredis.BlockingConnectionPool.from_url(
-        settings.redis_url, max_connections=64, timeout=10
+        settings.redis_url,
+        max_connections=64,
+        timeout=10,
+        socket_timeout=REDIS_TIMEOUT,
+        socket_connect_timeout=REDIS_TIMEOUT,
     )
     redis = aioredis.Redis(connection_pool=pool)
+    # The subscription waits for messages for ever: no read timeout there.
+    subscriber = aioredis.Redis.from_url(
+        settings.redis_url, socket_connect_timeout=REDIS_TIMEOUT, socket_keepalive=True
+    )
     process_id = f"{socket.gethostname()}:{os.getpid()}:{id(settings):x}"
-    return RedisHub(redis), RedisPresence(redis, process_id), redis
+    hub = RedisHub(redis, subscriber=subscriber, origin=process_id)
+    return hub, RedisPresence(redis, process_id), redis
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -72,6 +84,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await service.start()
         computer.start()
         heartbeat = asyncio.create_task(service.heartbeat())
+        janitor = asyncio.create_task(
+            service.janitor(
+                settings.room_sweep_seconds,
+                settings.room_idle_seconds,
+                settings.lobby_ttl_hours * 3600,
+            )
+        )
         prebuild = asyncio.create_task(replays.prebuild(settings.replay_prebuild))
         app.state.repo = repo
         app.state.redis = redis
@@ -81,7 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            for task in (heartbeat, prebuild):
+            for task in (heartbeat, janitor, prebuild):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task

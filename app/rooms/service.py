@@ -14,7 +14,7 @@ import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from anyio import to_thread
@@ -43,6 +43,8 @@ from app.store.repository import (
 )
 
 T = TypeVar("T")
+# Abandoned lobbies deleted per sweep at most (the next sweep takes the rest).
+SWEEP_BATCH = 200
 log = logging.getLogger("app.rooms")
 MAX_NAME = 32
 MAX_CHAT = 500
@@ -104,6 +106,8 @@ class RoomLive:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     live: LiveGame | None = None
     connections: set[Connection] = field(default_factory=set)
+    # When this process last used the room (monotonic): idle rooms leave memory.
+    touched: float = field(default_factory=time.monotonic)
 
 
 class RoomService:
@@ -162,6 +166,7 @@ class RoomService:
             if record is None:
                 raise not_found("room")
             room = self.rooms.setdefault(code, RoomLive(record))
+        room.touched = time.monotonic()
         return room
 
     async def _reload(self, room: RoomLive) -> None:
@@ -171,6 +176,8 @@ class RoomService:
 
     async def room_info(self, code: str) -> dict[str, Any]:
         room = self.rooms.get(code)
+        if room is not None and not self.hub.connected:
+            await self._reload(room)  # no news from other processes meanwhile: read it
         if room is None:
             record = await self._db(self.repo.get_room, code)
             if record is None:
@@ -272,7 +279,7 @@ class RoomService:
                 raise RoomError(
                     "too_few_players", f"at least {engine.min_players} players are needed", 409
                 ) from exc
-            room.live = await self._db(LiveGame.load, record, [])
+            room.live = await to_thread.run_sync(LiveGame.load, record, [])
             await self._reload(room)
         await self.hub.publish({"room": code, "kind": "room"})
         await self.hub.publish({"room": code, "kind": "seq", "seq": 0})
@@ -294,7 +301,10 @@ class RoomService:
             if record is None:
                 return None
             actions = await self._db(self.repo.actions, game_id, 0)
-            room.live = LiveGame.load(record, actions)
+            # Re-playing a long log takes a while: in a worker thread, so that every other
+            # room goes on being served meanwhile (the room's lock is held, so nothing else
+            # here uses this room's game until it is ready).
+            room.live = await to_thread.run_sync(LiveGame.load, record, actions)
             if not room.live.finished:
                 for committed in self.on_committed:
                     committed(room.record.code)
@@ -388,6 +398,9 @@ class RoomService:
                 raise RoomError("stale", f"the game is at seq {live.seq}, not {seq}")
             if live.finished:
                 raise RoomError("finished", "the game is over")
+            bound = live.game.engine.max_actions
+            if live.seq >= bound:
+                raise RoomError("too_long", f"a game has at most {bound} actions; this one is over")
             try:
                 game, events = live.tentative(seat, action)
             except IllegalAction as exc:
@@ -516,12 +529,23 @@ class RoomService:
         if message.get("kind") == "resync":
             for code in list(self.rooms):
                 await self._deliver({"room": code, "kind": "room"})
-                await self._send_states(self.rooms[code])
+                room = self.rooms.get(code)
+                if room is not None and room.connections:
+                    await self._send_states(room)
             return
         room = self.rooms.get(message.get("room", ""))
-        if room is None or not room.connections:
+        if room is None:
             return
         kind = message.get("kind")
+        if not room.connections:
+            # Held here for HTTP use only, with nobody to tell: rather than keep it in step,
+            # forget it, and the next use reads it again (a join answered by one process
+            # is then seen by a read from another).
+            if kind in ("room", "seq") and not room.lock.locked():
+                self.rooms.pop(room.record.code, None)
+            elif kind == "room":
+                await self._reload(room)
+            return
         if kind == "chat":
             chat = message["chat"]
             text = dumps(chat)
@@ -566,6 +590,37 @@ class RoomService:
 
     def connection_count(self) -> int:
         return sum(len(r.connections) for r in self.rooms.values())
+
+    async def sweep(self, now: datetime, idle: float, lobby_ttl: float = 86_400.0) -> None:
+        """Evict from memory the rooms with no socket here unused for `idle` seconds (the
+        log has everything; the next visitor loads them again), and delete the rooms
+        whose game never started, created more than `lobby_ttl` seconds before `now`,
+        with no socket here and no seat connected in any process. Rooms with a game,
+        finished or not, are kept."""
+        quiet_since = time.monotonic() - idle
+        for code, room in list(self.rooms.items()):
+            if not room.connections and not room.lock.locked() and room.touched <= quiet_since:
+                del self.rooms[code]
+        cutoff = now - timedelta(seconds=lobby_ttl)
+        for code in await self._db(self.repo.stale_lobbies, cutoff, SWEEP_BATCH):
+            room = self.rooms.get(code)
+            if room is not None and room.connections:
+                continue
+            seats, _ = await self.presence.merged(code, set(), 0)
+            if seats:
+                continue
+            if await self._db(self.repo.delete_lobby, code, cutoff):
+                self.rooms.pop(code, None)
+                log.info("unstarted room deleted after a day", extra={"room": code})
+
+    async def janitor(self, every: float, idle: float, lobby_ttl: float) -> None:
+        """`sweep` every `every` seconds, for as long as the process serves."""
+        while every > 0:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep(datetime.now(UTC), idle, lobby_ttl)
+            except Exception:
+                log.exception("room sweep failed")
 
     async def heartbeat(self, every: float = 10.0) -> None:
         """Keep this process's presence shares fresh (a no-op with one process)."""

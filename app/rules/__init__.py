@@ -31,6 +31,11 @@ def get_engine(variant: str) -> Engine:
     return engine
 
 
+def max_actions(variant: str) -> int:
+    """The most actions a game of `variant` may have (live and imported alike)."""
+    return get_engine(variant).max_actions
+
+
 __all__ = [
     "ENGINES",
     "Engine",
@@ -39,6 +44,7 @@ __all__ = [
     "InvalidOptions",
     "UnknownVariant",
     "get_engine",
+    "max_actions",
     "rng_for",
     "seed_hash",
 ]

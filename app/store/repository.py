@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -346,6 +346,32 @@ class Repository:
                 ):
                     seats[row.room_code].append(row)
             return [_room_record(room, seats[room.code]) for room in rooms]
+
+    def stale_lobbies(self, before: datetime, limit: int) -> list[str]:
+        """Rooms created before `before` whose game never started, oldest first."""
+        with self._sessions() as s:
+            query = (
+                select(models.Room.code)
+                .where(models.Room.game_id.is_(None), models.Room.created_at < before)
+                .order_by(models.Room.created_at)
+                .limit(limit)
+            )
+            return list(s.scalars(query))
+
+    def delete_lobby(self, code: str, before: datetime) -> bool:
+        """Delete a room and its seats if it is still unstarted and created before
+        `before` (a start or a newer room is never deleted); True if it was."""
+        with self._tx() as s:
+            gone = s.execute(
+                delete(models.Room).where(
+                    models.Room.code == code,
+                    models.Room.game_id.is_(None),
+                    models.Room.created_at < before,
+                )
+            ).rowcount
+            if gone:
+                s.execute(delete(models.Seat).where(models.Seat.room_code == code))
+            return bool(gone)
 
     def seat_for_token(self, code: str, token_hash: str) -> int | None:
         with self._sessions() as s:

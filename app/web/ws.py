@@ -173,7 +173,7 @@ async def serve_socket(websocket: WebSocket, service: RoomService, code: str) ->
                 # A bug must not drop the socket without a word: say so, stay open.
                 log.exception("message failed", extra={"room": code, "seat": conn.seat})
                 service.metrics.errors.labels("internal").inc()
-                conn.send(error("internal", "the server failed on this message", ref_of(text)))
+                conn.send(error("internal", "the server failed here", ref_of(text or "")))
     except WebSocketDisconnect:
         pass
     finally:
