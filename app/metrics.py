@@ -7,6 +7,7 @@ the test suite creates many — from colliding over metric names.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
@@ -34,6 +35,26 @@ class Metrics:
         self.errors = Counter(
             "labyrinth_errors", "Error messages sent, by code", ["code"], registry=self.registry
         )
+
+        self.log_batches = Gauge(
+            "labyrinth_log_batches",
+            "Transactions the group commit wrote to the action log",
+            registry=self.registry,
+        )
+        self.log_appends = Gauge(
+            "labyrinth_log_appends", "Actions the group commit wrote", registry=self.registry
+        )
+        self.log_largest = Gauge(
+            "labyrinth_log_largest_batch",
+            "The most actions one group commit wrote",
+            registry=self.registry,
+        )
+
+    def track_log(self, stats: Callable[[], Any]) -> None:
+        """The group commit's counters (`app/store/writer.py`), read when scraped."""
+        self.log_batches.set_function(lambda: stats().batches)
+        self.log_appends.set_function(lambda: stats().appends)
+        self.log_largest.set_function(lambda: stats().largest)
 
     def track(self, connections: Callable[[], int], rooms: Callable[[], int]) -> None:
         """Read the gauges from the service when scraped, so they can never drift."""

@@ -5,12 +5,17 @@ protocol like any other client, and the server's computer seats (takeovers, time
 "play against the computer") decide through `choose` below and nothing else: the rooms
 never branch on the variant or the level, and the players behind this one door can grow
 stronger without the rooms noticing.
+
+One module per game (`classic.py`, `master.py`, `team.py`, `cards.py`), each with a
+`choose_easy`, `choose_medium` and `choose_hard`; `maze.py` holds what the three sliding
+games share.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import cache
 from typing import Any, Literal
 
 Action = dict[str, Any]
@@ -19,15 +24,31 @@ LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
 Chooser = Callable[[dict[str, Any], list[Action], random.Random], Action]
 
 
+def label(level: Level) -> str:
+    """The seat name a computer player gets, which says what it is: "Computer (hard)"."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}")
+    return f"Computer ({level})"
+
+
 def _any_legal(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-    """The simplest player: any legal action (a stand-in where no better player exists)."""
+    """Any legal action: for a variant without players of its own (none today)."""
     return rng.choice(legal)
 
 
-def _players() -> dict[str, Chooser]:
-    from app.bots import greedy, master
+@cache
+def players() -> dict[str, dict[str, Chooser]]:
+    """variant -> level -> chooser (imported on first use: the rules import nothing here)."""
+    from app.bots import cards, classic, master, team
 
-    return {"classic": greedy.choose, "master": master.choose}
+    return {
+        module.VARIANT: {
+            "easy": module.choose_easy,
+            "medium": module.choose_medium,
+            "hard": module.choose_hard,
+        }
+        for module in (classic, master, team, cards)
+    }
 
 
 def choose(
@@ -42,4 +63,5 @@ def choose(
         raise ValueError("no legal action to choose from")
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}")
-    return _players().get(variant, _any_legal)(view, legal, rng)
+    chooser = players().get(variant, {}).get(level, _any_legal)
+    return chooser(view, legal, rng)

@@ -10,36 +10,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.rules.board import (
-    CELL_COUNT,
-    SIZE,
-    Board,
-    Slot,
-    TileInfo,
-    carried,
-    cell_of,
-    cells_of,
-    parse_open,
-    row_col,
-    shape_of,
-)
+from app.bots.maze import board_from_view
+from app.rules.board import SIZE, Board, Slot, carried, cell_of, cells_of, row_col
+
+__all__ = ["board_from_view", "choose"]
 
 Action = dict[str, Any]
-
-
-def board_from_view(view: dict[str, Any]) -> Board:
-    """A board with one catalogue entry per cell (ids 0-48) and the spare as id 49."""
-    catalogue: list[TileInfo] = []
-    opens: list[int] = []
-    for row in view["board"]["tiles"]:
-        for tile in row:
-            mask = parse_open(tile["open"])
-            catalogue.append(TileInfo(shape_of(mask), tile["fixed"], tile.get("treasure")))
-            opens.append(mask)
-    spare = view["board"]["spare"]
-    spare_mask = parse_open(spare["open"])
-    catalogue.append(TileInfo(shape_of(spare_mask), False, spare.get("treasure")))
-    return Board(tuple(catalogue), list(range(CELL_COUNT)), opens, CELL_COUNT, spare_mask)
 
 
 def _goal_tile(board: Board, me: dict[str, Any]) -> int | None:

@@ -22,13 +22,14 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.metrics import Metrics
+from app.rooms.coalesce import Coalescer
 from app.rooms.connection import Connection
 from app.rooms.errors import RoomError, not_found, unauthorized, unavailable
 from app.rooms.hub import Hub, HubMessage
 from app.rooms.keys import hash_token, new_game_id, new_room_code, new_seed, new_token
 from app.rooms.live import LiveGame, dumps
 from app.rooms.presence import LocalPresence, Presence
-from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, seed_hash
+from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, new_options, seed_hash
 from app.store.repository import (
     ActionRecord,
     GameRecord,
@@ -43,6 +44,8 @@ from app.store.repository import (
 )
 
 T = TypeVar("T")
+# What a database that is down, locked or unreachable raises: the retryable `unavailable`.
+DATABASE_DOWN = (Unavailable, OperationalError, InterfaceError, PoolTimeout)
 # Abandoned lobbies deleted per sweep at most (the next sweep takes the rest).
 SWEEP_BATCH = 200
 log = logging.getLogger("app.rooms")
@@ -124,6 +127,8 @@ class RoomService:
         self.metrics = metrics or Metrics()
         self.metrics.track(self.connection_count, lambda: len(self.rooms))
         self.rooms: dict[str, RoomLive] = {}
+        # Presence changes reach a room at most once a second (quadratic otherwise).
+        self._presence_news = Coalescer(self._broadcast_presence)
         # Called with the game id when a game ends here (the replay starts building).
         self.on_finished: list[Callable[[str], None]] = []
         # Called with the room code after this process committed an action or started a
@@ -135,7 +140,7 @@ class RoomService:
         becomes the protocol's retryable `unavailable`, never a dropped socket or a 500."""
         try:
             return await to_thread.run_sync(fn, *args)
-        except (Unavailable, OperationalError, InterfaceError, PoolTimeout) as exc:
+        except DATABASE_DOWN as exc:
             log.warning("database unavailable: %s", exc)
             raise unavailable() from exc
 
@@ -143,6 +148,7 @@ class RoomService:
         await self.hub.start(self._deliver)
 
     async def stop(self) -> None:
+        await self._presence_news.stop()
         await self.hub.stop()
 
     # Rooms -----------------------------------------------------------------------
@@ -151,7 +157,7 @@ class RoomService:
         if variant not in ENGINES:
             raise RoomError("bad_request", f"unknown variant {variant!r}", 422)
         try:
-            normalised = get_engine(variant).parse_options(options or {})
+            normalised = new_options(variant, options or {})  # stamped: the current rules
         except InvalidOptions as exc:
             raise RoomError("bad_options", str(exc), 422) from exc
         code = new_room_code()
@@ -406,8 +412,7 @@ class RoomService:
             except IllegalAction as exc:
                 raise RoomError(exc.code, exc.message) from exc
             try:
-                await self._db(
-                    self.repo.append_action,
+                await self.repo.commit_action(
                     live.id,
                     game.seq,
                     seat,
@@ -420,6 +425,9 @@ class RoomService:
                 log.info("lost a race for a seq", extra={"room": code, "game": live.id})
                 await self._catch_up(live)
                 raise RoomError("stale", "another action was accepted first") from exc
+            except DATABASE_DOWN as exc:
+                log.warning("database unavailable: %s", exc, extra={"room": code})
+                raise unavailable() from exc
             live.commit(game, seat, action, events, by)
             new_seq = live.seq
         # The committed action rides along, so other processes apply it without reading
@@ -557,7 +565,7 @@ class RoomService:
             await self._reload(room)
             await self._broadcast_room(room)
         elif kind == "presence":
-            await self._broadcast_room(room)
+            await self._presence_news.poke(room.record.code)
         elif kind == "seq":
             await self._send_states(room, message)
 
@@ -578,9 +586,19 @@ class RoomService:
                     live.extend([ActionRecord(seq, carried["seat"], carried["payload"], by)])
                 else:
                     await self._catch_up(live)
-        for conn in list(room.connections):
+        # Seats first: their writers then run first, so a player's round trip does not
+        # wait behind thousands of spectators' sends.
+        everyone = list(room.connections)
+        seated = [c for c in everyone if c.seat is not None]
+        for conn in (*seated, *(c for c in everyone if c.seat is None)):
             if conn.welcomed and (conn.game_id != live.id or conn.sent_seq < live.seq):
                 self._send_state(conn, live)
+
+    async def _broadcast_presence(self, code: str) -> None:
+        """The room message after presence changes, coalesced (`app/rooms/coalesce.py`)."""
+        room = self.rooms.get(code)
+        if room is not None and room.connections:
+            await self._broadcast_room(room)
 
     async def _broadcast_room(self, room: RoomLive) -> None:
         text = dumps({"type": "room", "room": await self._info(room)})

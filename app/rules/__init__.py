@@ -6,8 +6,20 @@ through the `Engine` interface (`base.py`), or through the `Game` wrapper.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from app.rules import cards, classic, master, team
-from app.rules.base import Engine, IllegalAction, InvalidOptions, rng_for, seed_hash
+from app.rules.base import (
+    RULES_VERSION,
+    VERSION_KEY,
+    Engine,
+    IllegalAction,
+    InvalidOptions,
+    rng_for,
+    rules_version,
+    seed_hash,
+)
 from app.rules.game import Game
 
 ENGINES: dict[str, Engine] = {
@@ -31,6 +43,18 @@ def get_engine(variant: str) -> Engine:
     return engine
 
 
+def new_options(variant: str, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The parsed options of a new room or game: played by the current rules unless
+    `rules_version` says otherwise. (Parsing a stored record's options never adds a
+    version: there, its absence means version 1.)"""
+    stamped = (
+        {VERSION_KEY: RULES_VERSION, **(raw or {})}
+        if raw is None or isinstance(raw, Mapping)
+        else raw
+    )
+    return get_engine(variant).parse_options(stamped)
+
+
 def max_actions(variant: str) -> int:
     """The most actions a game of `variant` may have (live and imported alike)."""
     return get_engine(variant).max_actions
@@ -38,6 +62,7 @@ def max_actions(variant: str) -> int:
 
 __all__ = [
     "ENGINES",
+    "RULES_VERSION",
     "Engine",
     "Game",
     "IllegalAction",
@@ -45,6 +70,8 @@ __all__ = [
     "UnknownVariant",
     "get_engine",
     "max_actions",
+    "new_options",
     "rng_for",
+    "rules_version",
     "seed_hash",
 ]

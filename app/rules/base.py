@@ -35,15 +35,48 @@ class InvalidOptions(ValueError):
     """Room options that the variant does not accept (unknown key, wrong type)."""
 
 
+RULES_VERSION = 2
+"""The rules new games are played by. Version 1 is every game made before version 2
+(classic and team seats zig-zagging round the board, master likewise, classic's
+`double_turn` forced and `exchange` showing the pile for free, team's first Daedalus card
+turned during setup, linking optional in the card game). A game's version is its option
+`rules_version`; its absence means 1, so every record stored before version 2 re-plays
+exactly as it was played. New rooms are stamped with `RULES_VERSION` (`new_options`)."""
+
+VERSION_KEY = "rules_version"
+
+
+def rules_version(options: Mapping[str, Any]) -> int:
+    """The rules version a game is played by (1 when its options do not say)."""
+    version = options.get(VERSION_KEY, 1)
+    return version if isinstance(version, int) else 1
+
+
+def take_version(raw: Mapping[str, Any]) -> tuple[dict[str, Any], JSON]:
+    """Split `rules_version` off raw options, checked: the other options, and the version
+    as parsed options hold it (nothing when absent, so old records keep their options)."""
+    rest = {k: v for k, v in raw.items() if k != VERSION_KEY}
+    if VERSION_KEY not in raw:
+        return rest, {}
+    version = raw[VERSION_KEY]
+    if type(version) is not int or not 1 <= version <= RULES_VERSION:
+        raise InvalidOptions(
+            f"option {VERSION_KEY} must be an integer from 1 to {RULES_VERSION}, got {version!r}"
+        )
+    return rest, {VERSION_KEY: version}
+
+
 def no_options(raw: Mapping[str, Any] | None, variant: str) -> JSON:
-    """The options of a variant that has none: nothing, or an empty object."""
+    """The options of a variant that has none but the rules version: nothing, or an
+    object with at most `rules_version`."""
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
         raise InvalidOptions("options must be an object")
-    if raw:
-        raise InvalidOptions(f"unknown {variant} option(s): {', '.join(map(str, sorted(raw)))}")
-    return {}
+    rest, version = take_version(raw)
+    if rest:
+        raise InvalidOptions(f"unknown {variant} option(s): {', '.join(map(str, sorted(rest)))}")
+    return version
 
 
 @overload

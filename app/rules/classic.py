@@ -9,9 +9,15 @@ Decisions taken where the rulebook is silent (each is also noted where it applie
   tiles carry lizard, moth, owl, scarab, rat, spider; the 13 I and the other 9 L are plain.
 - Setup draws, in this order: the tiles (shuffle, orientations, row-major lay, last is the
   spare), then the 24 cards (shuffled, dealt in equal consecutive piles; top = target),
-  then, with events, which tiles carry them. Seat 0 starts.
-- Events are all beneficial (the rulebook says so), so `double_turn` is applied
-  automatically rather than offered; the others are offered as actions while unused.
+  then, with events, which tiles carry them. Seat 0 starts; seats take the home corners
+  clockwise (a1, g1, g7, a7).
+- Every event is a proposal the player may ignore (the rulebook says so): the bonus turn
+  of `double_turn` begins on its own and may be declined (`decline`, listed before its
+  push); `exchange` shows the pile only once the player opens it (`open_pile`), and then
+  a card must be put on top and the rest is reshuffled.
+- Rules version 1 (option `rules_version` absent; every game made before version 2, kept
+  so their records re-play): seats zig-zag (a1, g1, a7, g7), the bonus turn is forced, the
+  exchange shows the pile at once and moving on keeps its order.
 - A card is found after any move, staying included, when the pawn's cell shows the top
   card's treasure, however the pawn got there.
 """
@@ -33,7 +39,14 @@ from app.rules.actions import (
     int_field,
     match_notation,
 )
-from app.rules.base import JSON, IllegalAction, InvalidOptions, copy_result
+from app.rules.base import (
+    JSON,
+    IllegalAction,
+    InvalidOptions,
+    copy_result,
+    rules_version,
+    take_version,
+)
 from app.rules.board import (
     FIXED_CELLS,
     SLOTS,
@@ -51,8 +64,22 @@ from app.rules.board import (
 )
 
 VARIANT = "classic"
-COLORS = ("red", "yellow", "green", "blue")
-HOMES = (cell_of(0, 0), cell_of(0, 6), cell_of(6, 0), cell_of(6, 6))
+COLORS = ("red", "yellow", "blue", "green")
+HOMES = (cell_of(0, 0), cell_of(0, 6), cell_of(6, 6), cell_of(6, 0))
+"""Seat i's colour and home corner: clockwise round the board (a1, g1, g7, a7), so play
+goes round the board as it goes round the table."""
+COLORS_V1 = ("red", "yellow", "green", "blue")
+HOMES_V1 = (cell_of(0, 0), cell_of(0, 6), cell_of(6, 0), cell_of(6, 6))
+"""Rules version 1's zig-zag (a1, g1, a7, g7), kept so that its records re-play."""
+
+
+def seat_colors(options: Mapping[str, Any]) -> tuple[str, ...]:
+    return COLORS if rules_version(options) >= 2 else COLORS_V1
+
+
+def seat_homes(options: Mapping[str, Any]) -> tuple[int, ...]:
+    return HOMES if rules_version(options) >= 2 else HOMES_V1
+
 
 FIXED_TREASURES: dict[int, str] = {
     cell_of(0, 2): "book", cell_of(0, 4): "gold",
@@ -149,9 +176,61 @@ class Pick:
         )
 
 
-Action = Push | Move | Swap | Pick
-_ACTION_TYPES: dict[str, type[Push] | type[Move] | type[Swap] | type[Pick]] = {
-    "push": Push, "move": Move, "swap": Swap, "pick": Pick,
+@dataclass(frozen=True, slots=True)
+class OpenPile:
+    """Look through one's own pile to use the `exchange` event (rules version 2): from
+    then on a card must be picked, and the rest of the pile is reshuffled. Notation
+    `open`."""
+
+    TYPE: ClassVar[str] = "open_pile"
+
+    @classmethod
+    def parse(cls, text: str) -> OpenPile:
+        if text != "open":
+            raise ValueError(f"bad open {text!r}")
+        return cls()
+
+    def __str__(self) -> str:
+        return "open"
+
+    @classmethod
+    def from_dict(cls, action: Mapping[str, Any]) -> OpenPile:
+        expect_fields(action, "open_pile", ())
+        return cls()
+
+    def to_dict(self) -> JSON:
+        return {"type": "open_pile"}
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """Decline the bonus turn a `double_turn` event offers (rules version 2): the next
+    seat plays. Notation `decline`."""
+
+    TYPE: ClassVar[str] = "decline"
+
+    @classmethod
+    def parse(cls, text: str) -> Decline:
+        if text != "decline":
+            raise ValueError(f"bad decline {text!r}")
+        return cls()
+
+    def __str__(self) -> str:
+        return "decline"
+
+    @classmethod
+    def from_dict(cls, action: Mapping[str, Any]) -> Decline:
+        expect_fields(action, "decline", ())
+        return cls()
+
+    def to_dict(self) -> JSON:
+        return {"type": "decline"}
+
+
+Action = Push | Move | Swap | Pick | OpenPile | Decline
+_ACTION_TYPES: dict[str, Any] = {
+    "push": Push, "move": Move, "swap": Swap, "pick": Pick, "open_pile": OpenPile,
+    "decline": Decline,
 }  # fmt: skip
 
 
@@ -161,7 +240,12 @@ def action_from_dict(action: Any) -> Action:
 
 
 def parse_action(text: str) -> Action:
-    """The action of a notation string (`Nb+1`, `c3`, `swap:2`, `pick:crown`, `pick`)."""
+    """The action of a notation string (`Nb+1`, `c3`, `swap:2`, `pick:crown`, `pick`,
+    `open`, `decline`)."""
+    if text == "open":
+        return OpenPile()
+    if text == "decline":
+        return Decline()
     if text.startswith("swap"):
         return Swap.parse(text)
     if text.startswith("pick"):
@@ -199,6 +283,7 @@ class Turn:
     event: str | None = None
     used: bool = False
     bonus: bool = False
+    opened: bool = False  # the pile is open for an `exchange` (version 2): pick next
 
     def offers(self, event: str) -> bool:
         return self.event == event and not self.used
@@ -227,7 +312,7 @@ class ClassicState:
             revealed=self.revealed.copy(),
             turn=None
             if turn is None
-            else Turn(turn.seat, turn.phase, turn.event, turn.used, turn.bonus),
+            else Turn(turn.seat, turn.phase, turn.event, turn.used, turn.bonus, turn.opened),
             forbidden=self.forbidden,
             last_push=self.last_push,
             result=copy_result(self.result),
@@ -254,6 +339,7 @@ class ClassicEngine:
             raw = {}
         if not isinstance(raw, Mapping):
             raise InvalidOptions("options must be an object")
+        raw, version = take_version(raw)
         unknown = sorted(set(raw) - set(OPTION_DEFAULTS))
         if unknown:
             raise InvalidOptions(f"unknown classic option(s): {', '.join(map(str, unknown))}")
@@ -262,7 +348,7 @@ class ClassicEngine:
             if type(value) is not bool:
                 raise InvalidOptions(f"option {key} must be true or false, got {value!r}")
             options[key] = value
-        return options
+        return options | version
 
     def setup(self, players: Sequence[str], options: JSON, rng: random.Random) -> ClassicState:
         """Tiles, then cards, then (with events) the event tiles: see the module docstring."""
@@ -273,8 +359,9 @@ class ClassicEngine:
         cards = list(TREASURES)
         rng.shuffle(cards)
         each = len(cards) // len(players)
+        homes = seat_homes(options)
         seats = [
-            Player(str(name), HOMES[i], HOMES[i], cards[i * each : (i + 1) * each])
+            Player(str(name), homes[i], homes[i], cards[i * each : (i + 1) * each])
             for i, name in enumerate(players)
         ]
         return ClassicState(
@@ -320,15 +407,20 @@ class ClassicEngine:
             if slot != state.forbidden
             for rotation in range(4)
         ]
+        v2 = rules_version(state.options) >= 2
         if turn.phase == "push":
-            return pushes
+            return [*pushes, Decline().to_dict()] if turn.bonus and v2 else pushes
         player = state.players[seat]
+        if turn.opened:  # the pile was looked through: a card goes on top, nothing else
+            return [Pick(t).to_dict() for t in self._pickable(state, turn, player)]
         actions = [Move.at(c).to_dict() for c in cells_of(self._reach(state, player))]
         if turn.offers("extra_push"):
             actions += pushes
         if turn.offers("swap"):
             actions += [Swap(s).to_dict() for s in range(len(state.players)) if s != seat]
-        actions += [Pick(t).to_dict() for t in self._pickable(turn, player)]
+        if v2 and turn.offers("exchange") and player.pile:
+            actions.append(OpenPile().to_dict())
+        actions += [Pick(t).to_dict() for t in self._pickable(state, turn, player)]
         return actions
 
     @staticmethod
@@ -340,12 +432,12 @@ class ClassicEngine:
         return state.board.reach_mask(player.pos)
 
     @staticmethod
-    def _pickable(turn: Turn, player: Player) -> list[str]:
-        """Cards a `pick` may put on top: the top two with `peek`, any with `exchange`.
-        Neither is usable with an empty pile."""
+    def _pickable(state: ClassicState, turn: Turn, player: Player) -> list[str]:
+        """Cards a `pick` may put on top: the top two with `peek`, any with `exchange`
+        (version 2: once the pile is open). Neither is usable with an empty pile."""
         if turn.offers("peek"):
             return player.pile[:2]
-        if turn.offers("exchange"):
+        if turn.offers("exchange") and (turn.opened or rules_version(state.options) < 2):
             return player.pile.copy()
         return []
 
@@ -370,6 +462,12 @@ class ClassicEngine:
         elif isinstance(act, Swap):
             self._check_swap(state, turn, act)
             events = self._swap(state, turn, act)
+        elif isinstance(act, OpenPile):
+            self._check_open(state, turn)
+            events = self._open(turn)
+        elif isinstance(act, Decline):
+            self._check_decline(state, turn)
+            events = self._decline(state, turn)
         else:
             self._check_pick(state, turn, act)
             events = self._pick(state, turn, act, rng)
@@ -382,6 +480,7 @@ class ClassicEngine:
         """One push a turn, plus one more while an `extra_push` event is unused (moving
         first forfeits it). No-reverse is always relative to the latest push, so for the
         extra push it is the push just made."""
+        self._check_not_open(turn)
         if turn.phase == "move" and not turn.offers("extra_push"):
             raise illegal(
                 "one-push: this turn's push is made; only an extra_push event allows another"
@@ -432,6 +531,7 @@ class ClassicEngine:
     def _check_move(self, state: ClassicState, turn: Turn, act: Move) -> None:
         if turn.phase == "push":
             raise illegal("push-first: the push is mandatory before moving")
+        self._check_not_open(turn)
         player = state.players[turn.seat]
         if not self._reach(state, player) >> act.cell & 1:
             crossing = " even across one wall" if turn.offers("wall") else ""
@@ -497,6 +597,11 @@ class ClassicEngine:
 
     # swap
 
+    @staticmethod
+    def _check_not_open(turn: Turn) -> None:
+        if turn.opened:
+            raise illegal("exchange: your pile is open; put one of its cards on top (pick)")
+
     def _check_swap(self, state: ClassicState, turn: Turn, act: Swap) -> None:
         if act.with_seat >= len(state.players):
             raise bad(f"with must be a seat 0-{len(state.players) - 1}, got {act.with_seat}")
@@ -522,7 +627,9 @@ class ClassicEngine:
             raise illegal("push-first: the push is mandatory before picking")
         if not (turn.offers("peek") or turn.offers("exchange")):
             raise illegal("pick: only an unused peek or exchange event allows picking a card")
-        allowed = self._pickable(turn, state.players[turn.seat])
+        if turn.offers("exchange") and not turn.opened and rules_version(state.options) >= 2:
+            raise illegal("exchange: open your pile (open_pile) before choosing a card")
+        allowed = self._pickable(state, turn, state.players[turn.seat])
         if act.treasure not in allowed:
             which = "of the top two cards" if turn.event == "peek" else "in your pile"
             raise illegal(f"{turn.event}: {act.treasure} is not {which}")
@@ -536,8 +643,45 @@ class ClassicEngine:
         if turn.event == "exchange":
             rng.shuffle(pile)
         pile.insert(0, act.treasure)
-        turn.used = True
+        turn.used, turn.opened = True, False
         return [{"type": "picked", "seat": turn.seat, "treasure": act.treasure}]
+
+    # open the pile (exchange, version 2)
+
+    def _check_open(self, state: ClassicState, turn: Turn) -> None:
+        if rules_version(state.options) < 2:
+            raise illegal("open_pile: in rules version 1 the exchange shows the pile at once")
+        if turn.phase == "push":
+            raise illegal("push-first: the push is mandatory before opening your pile")
+        if not turn.offers("exchange") or turn.opened:
+            raise illegal("open_pile: only an unused exchange event lets you open your pile")
+        if not state.players[turn.seat].pile:
+            raise illegal("open_pile: your pile is empty")
+
+    @staticmethod
+    def _open(turn: Turn) -> list[JSON]:
+        """The pile shows in the player's view from now on; a pick must follow, which
+        reshuffles the rest (so looking always costs the pile's order)."""
+        turn.opened = True
+        return [{"type": "opened", "seat": turn.seat}]
+
+    # decline the bonus turn (double_turn, version 2)
+
+    def _check_decline(self, state: ClassicState, turn: Turn) -> None:
+        if rules_version(state.options) < 2:
+            raise illegal("decline: in rules version 1 the double_turn's bonus turn is forced")
+        if not (turn.bonus and turn.phase == "push"):
+            raise illegal(
+                "decline: only a double_turn's bonus turn, before its push, may be declined"
+            )
+
+    @staticmethod
+    def _decline(state: ClassicState, turn: Turn) -> list[JSON]:
+        state.turn = Turn((turn.seat + 1) % len(state.players))
+        return [
+            {"type": "declined", "seat": turn.seat},
+            {"type": "turn", "seat": state.turn.seat, "bonus": False},
+        ]
 
     # -- what viewers see ---------------------------------------------------------------------
 
@@ -572,7 +716,9 @@ class ClassicEngine:
             else {
                 "seat": turn.seat,
                 "phase": turn.phase,
-                "event": None if turn.event is None else {"name": turn.event, "used": turn.used},
+                "event": None
+                if turn.event is None
+                else {"name": turn.event, "used": turn.used, "opened": turn.opened},
                 "bonus": turn.bonus,
             },
             "board": {
@@ -603,7 +749,7 @@ class ClassicEngine:
         view: JSON = {
             "seat": seat,
             "name": player.name,
-            "color": COLORS[seat],
+            "color": seat_colors(state.options)[seat],
             "pos": pos_of(player.pos),
             "home": pos_of(player.home),
             "found": player.found.copy(),
@@ -619,7 +765,7 @@ class ClassicEngine:
             if turn is not None and turn.seat == seat and player.pile:
                 if turn.offers("peek"):
                     view["peek"] = player.pile[:2]
-                elif turn.offers("exchange"):
+                elif turn.offers("exchange") and (turn.opened or rules_version(state.options) < 2):
                     view["pile"] = player.pile.copy()
         return view
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from app.rules.actions import Move, Push, bad, expect_fields, illegal, int_field, match_notation
-from app.rules.base import JSON, IllegalAction, copy_result, no_options
+from app.rules.base import JSON, IllegalAction, copy_result, no_options, rules_version
 from app.rules.board import (
     SLOTS,
     Board,
@@ -55,8 +55,12 @@ from app.rules.board import (
 )
 
 VARIANT = "master"
-COLORS = ("red", "yellow", "green", "blue")
-STARTS = (cell_of(2, 2), cell_of(2, 4), cell_of(4, 2), cell_of(4, 4))
+COLORS = ("red", "yellow", "blue", "green")
+STARTS = (cell_of(2, 2), cell_of(2, 4), cell_of(4, 4), cell_of(4, 2))
+"""Seat i's colour and start field: clockwise round the board (c3, e3, e5, c5)."""
+COLORS_V1 = ("red", "yellow", "green", "blue")
+STARTS_V1 = (cell_of(2, 2), cell_of(2, 4), cell_of(4, 2), cell_of(4, 4))
+"""Rules version 1's zig-zag (c3, e3, c5, e5), kept so that its records re-play."""
 LAIR = cell_of(3, 3)
 LAIR_MASK = 1 << LAIR
 FACINGS = "NESW"
@@ -315,8 +319,9 @@ class MasterEngine:
         low_tokens = list(LOW_VALUES)
         rng.shuffle(low_tokens)
         hands = self._deal(len(players), rng)
+        starts = STARTS if rules_version(options) >= 2 else STARTS_V1
         seats = [
-            Player(str(name), STARTS[i], STARTS[i], hands[i]) for i, name in enumerate(players)
+            Player(str(name), starts[i], starts[i], hands[i]) for i, name in enumerate(players)
         ]
         return MasterState(
             options=options,
@@ -819,7 +824,7 @@ class MasterEngine:
         view: JSON = {
             "seat": seat,
             "name": player.name,
-            "color": COLORS[seat],
+            "color": (COLORS if rules_version(state.options) >= 2 else COLORS_V1)[seat],
             "pos": pos_of(player.pos),
             "home": pos_of(player.start),
             "found": player.treasures.copy(),

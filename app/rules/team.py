@@ -23,8 +23,11 @@ Decisions taken where the rules are silent (also in the rules page):
 - Standard-mode spells: option `spell_<colour>` names a seat's spell or `random`; the
   random seats are dealt from the tiles nobody chose. The same spell twice is refused.
 - Setup draws, in this order: the tiles (as classic), the treasure deck, the Daedalus
-  deck, the random spells; then each seat draws 2 cards, then seat 0's first Daedalus
-  card is turned.
+  deck, the random spells; then each seat draws 2 cards. The game starts with the whole
+  board face up; seat 0's first action is `daedalus`, turning the first Daedalus card in
+  front of everyone (rules version 2; version 1 turned it at the end of setup, and its
+  records re-play so). Later cards are turned by the `end` of the turn before.
+- Seats take the home corners clockwise (version 2; `classic.seat_homes`).
 """
 
 from __future__ import annotations
@@ -35,7 +38,14 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from app.rules.actions import Push, bad, expect_fields, from_wire, illegal, match_notation
-from app.rules.base import JSON, IllegalAction, InvalidOptions, copy_result
+from app.rules.base import (
+    JSON,
+    IllegalAction,
+    InvalidOptions,
+    copy_result,
+    rules_version,
+    take_version,
+)
 from app.rules.board import (
     BASE_OPENING,
     CELL_COUNT,
@@ -65,6 +75,8 @@ from app.rules.classic import (
     L_CREATURES,
     T_CREATURES,
     TREASURES,
+    seat_colors,
+    seat_homes,
 )
 
 VARIANT = "team"
@@ -277,9 +289,36 @@ class End:
         return {"type": "end"}
 
 
-Action = Push | Rotate | Switch | Move | Orient | End
+@dataclass(frozen=True, slots=True)
+class TurnCard:
+    """Turn the game's first Daedalus card, in front of everyone, as the first turn's
+    first step (rules version 2; later cards are turned by the `end` before each turn).
+    Notation `daedalus`."""
+
+    TYPE: ClassVar[str] = "daedalus"
+
+    @classmethod
+    def parse(cls, text: str) -> TurnCard:
+        if text != "daedalus":
+            raise ValueError(f"bad daedalus {text!r}")
+        return cls()
+
+    def __str__(self) -> str:
+        return "daedalus"
+
+    @classmethod
+    def from_dict(cls, action: Mapping[str, Any]) -> TurnCard:
+        expect_fields(action, "daedalus", ())
+        return cls()
+
+    def to_dict(self) -> JSON:
+        return {"type": "daedalus"}
+
+
+Action = Push | Rotate | Switch | Move | Orient | End | TurnCard
 _ACTION_TYPES: dict[str, Any] = {
     "push": Push, "rotate": Rotate, "switch": Switch, "move": Move, "orient": Orient, "end": End,
+    "daedalus": TurnCard,
 }  # fmt: skip
 
 
@@ -296,6 +335,8 @@ def parse_action(text: str) -> Action:
             return kind.parse(text)  # type: ignore[no-any-return]
     if text == "end":
         return End()
+    if text == "daedalus":
+        return TurnCard()
     if text[:1] in ("N", "E", "S", "W"):
         return Push.parse(text)
     return Move.parse(text)
@@ -327,6 +368,7 @@ class Turn:
     collected: int = 0
     orient_at: int | None = None
     daedalus_push: Slot | None = None
+    card_pending: bool = False  # the game's first Daedalus card is still to turn (v2)
 
     @property
     def moves_allowed(self) -> int:
@@ -341,6 +383,7 @@ class Turn:
             self.collected,
             self.orient_at,
             self.daedalus_push,
+            self.card_pending,
         )
 
 
@@ -414,6 +457,7 @@ class TeamEngine:
             raw = {}
         if not isinstance(raw, Mapping):
             raise InvalidOptions("options must be an object")
+        raw, version = take_version(raw)
         unknown = sorted(set(raw) - set(OPTION_DEFAULTS))
         if unknown:
             raise InvalidOptions(f"unknown team option(s): {', '.join(map(str, unknown))}")
@@ -431,7 +475,7 @@ class TeamEngine:
                 chosen.append(spell)
         if len(set(chosen)) != len(chosen):
             raise InvalidOptions("each spell tile exists once: two seats chose the same spell")
-        return options
+        return options | version
 
     def setup(self, players: Sequence[str], options: JSON, rng: random.Random) -> TeamState:
         """See the module docstring for the order of the random draws."""
@@ -444,14 +488,18 @@ class TeamEngine:
         daedalus = list(range(len(DAEDALUS_CARDS)))
         rng.shuffle(daedalus)
         spells = self._deal_spells(options, len(players), rng)
+        homes = seat_homes(options)
         seats = [
-            Player(str(name), HOMES[i], HOMES[i], ("push", spells[i]))
+            Player(str(name), homes[i], homes[i], ("push", spells[i]))
             for i, name in enumerate(players)
         ]
         for player in seats:
             player.board = [treasures.pop(0) for _ in range(BOARD_SIZE)]
         state = TeamState(options, board, set(), seats, treasures, daedalus)
-        self._begin_turn(state, 0)
+        if rules_version(options) >= 2:
+            state.turn = Turn(0, card_pending=True)  # the board face up, the book shut
+        else:
+            self._begin_turn(state, 0)  # version 1 turned it during setup, unseen
         return state
 
     @staticmethod
@@ -460,7 +508,8 @@ class TeamEngine:
         the others dealt at random from the spell tiles left."""
         if options["mode"] == "introductory":
             return ["rotate"] * count
-        wanted = [options[f"spell_{COLORS[i]}"] for i in range(count)]
+        colors = seat_colors(options)
+        wanted = [options[f"spell_{colors[i]}"] for i in range(count)]
         pool = [s for s in STANDARD_SPELLS if s not in wanted]
         dealt = iter(rng.sample(pool, wanted.count("random")))
         return [next(dealt) if s == "random" else s for s in wanted]
@@ -518,6 +567,8 @@ class TeamEngine:
         turn = state.turn
         if turn is None or seat != turn.seat:
             return []
+        if turn.card_pending:
+            return [TurnCard().to_dict()]
         if turn.orient_at is not None:
             shape = state.board.info(turn.orient_at).shape
             return [Orient(m).to_dict() for m in orientations(shape)]
@@ -583,6 +634,12 @@ class TeamEngine:
             raise IllegalAction("finished", "finished: the game is over")
         if seat != turn.seat:
             raise IllegalAction("not_your_turn", f"not_your_turn: it is seat {turn.seat}'s turn")
+        if turn.card_pending != isinstance(act, TurnCard):
+            raise illegal(
+                "daedalus-first: the first turn begins by turning the first Daedalus card"
+                if turn.card_pending
+                else "daedalus: only the game's first Daedalus card is turned by an action"
+            )
         if turn.orient_at is not None and not isinstance(act, Orient):
             raise illegal("orient-first: lay the tile you turned face up (orient) first")
         handlers = {
@@ -592,6 +649,7 @@ class TeamEngine:
             Move: (self._check_move, self._move),
             Orient: (self._check_orient, self._orient),
             End: (lambda s, t, a: None, self._end),
+            TurnCard: (lambda s, t, a: None, self._turn_first_card),
         }
         check, run = handlers[type(act)]  # type: ignore[index]
         check(state, turn, act)
@@ -824,6 +882,11 @@ class TeamEngine:
         events: list[JSON] = [{"type": "ended", "seat": turn.seat, "drew": drawn}]
         return events + self._begin_turn(state, (turn.seat + 1) % len(state.players))
 
+    def _turn_first_card(self, state: TeamState, turn: Turn, act: TurnCard) -> list[JSON]:
+        """The first turn's Daedalus card, turned with everyone looking (version 2)."""
+        turn.card_pending = False
+        return self._turn_card(state)
+
     def _begin_turn(self, state: TeamState, seat: int) -> list[JSON]:
         """Turn the next Daedalus card and carry it out; an empty book loses the game."""
         if not state.daedalus_deck:
@@ -831,6 +894,10 @@ class TeamEngine:
             state.result = {"winners": [], "reason": "daedalus"}
             return [{"type": "lost", "reason": "daedalus"}]
         state.turn = Turn(seat)
+        return [{"type": "turn", "seat": seat}, *self._turn_card(state)]
+
+    def _turn_card(self, state: TeamState) -> list[JSON]:
+        """Turn the book's next card (there is one) and carry it out for `state.turn`."""
         state.card = state.daedalus_deck.pop(0)
         card = DAEDALUS_CARDS[state.card]
         if card["kind"] == "push":
@@ -841,13 +908,12 @@ class TeamEngine:
             effect = self._daedalus_teleport(state, card["pawns"], card["to"])
         state.effect = effect
         return [
-            {"type": "turn", "seat": seat},
             {
                 "type": "daedalus",
                 "card": dict(card),
                 "left": len(state.daedalus_deck),
                 "effect": effect,
-            },
+            }
         ]
 
     def _send_home(self, state: TeamState, seats: list[int]) -> None:
@@ -895,8 +961,9 @@ class TeamEngine:
 
     def _daedalus_teleport(self, state: TeamState, colors: list[str], to: str) -> JSON:
         """Both pawns in play go to the named colour's home corner."""
-        seats = [COLORS.index(c) for c in colors if COLORS.index(c) < len(state.players)]
-        corner = HOMES[COLORS.index(to)]
+        order = seat_colors(state.options)
+        seats = [order.index(c) for c in colors if order.index(c) < len(state.players)]
+        corner = HOMES[COLORS.index(to)]  # a colour's corner is the same in every version
         for seat in seats:
             state.players[seat].pos = corner
         return {"kind": "teleport", "seats": seats, "to": pos_of(corner)}
@@ -939,7 +1006,7 @@ class TeamEngine:
                 {
                     "seat": seat,
                     "name": p.name,
-                    "color": COLORS[seat],
+                    "color": seat_colors(state.options)[seat],
                     "pos": pos_of(p.pos),
                     "home": pos_of(p.home),
                     "board": p.board.copy(),
@@ -965,7 +1032,11 @@ class TeamEngine:
     def _turn_view(self, state: TeamState, turn: Turn) -> JSON:
         return {
             "seat": turn.seat,
-            "phase": "play" if turn.orient_at is None else "orient",
+            "phase": "daedalus"
+            if turn.card_pending
+            else "play"
+            if turn.orient_at is None
+            else "orient",
             "orient_at": None if turn.orient_at is None else pos_of(turn.orient_at),
             "moves": turn.moves,
             "moves_allowed": turn.moves_allowed,

@@ -14,11 +14,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.store import models
+from app.store.writer import Append, GroupWriter
 
 
 class StaleWrite(Exception):
@@ -153,6 +154,8 @@ class Repository:
         # as latency spikes under load; queueing writers on a lock in-process is fairer.
         sqlite = bind is not None and bind.dialect.name == "sqlite"
         self._write_lock: threading.Lock | None = threading.Lock() if sqlite else None
+        # Appends from the event loop are committed in groups (`commit_action`).
+        self.writer = GroupWriter(self.write_appends)
 
     @contextmanager
     def _tx(self) -> Iterator[Session]:
@@ -450,6 +453,47 @@ class Repository:
 
     # The action log ----------------------------------------------------------------
 
+    @staticmethod
+    def action_append(
+        game_id: str,
+        seq: int,
+        seat: int,
+        payload: dict[str, Any],
+        result: dict[str, Any] | None,
+        now: datetime,
+        by: str | None = None,
+    ) -> Append:
+        """Action `seq` as the log stores it. The game row's `seq` (and result when the
+        action ends the game) is updated in the same transaction, so listings never
+        disagree with the log."""
+        row = {
+            "game_id": game_id,
+            "seq": seq,
+            "seat": seat,
+            "payload": payload,
+            "created_at": now,
+            "by": by,
+        }
+        game: dict[str, Any] = {"seq": seq}
+        if result is not None:
+            game.update(status="finished", result=result, finished_at=now)
+        return Append(row, game)
+
+    async def commit_action(
+        self,
+        game_id: str,
+        seq: int,
+        seat: int,
+        payload: dict[str, Any],
+        result: dict[str, Any] | None,
+        now: datetime,
+        by: str | None = None,
+    ) -> None:
+        """Append action `seq` with whatever else is being appended in this process (group
+        commit: `app/store/writer.py`); return once committed. `StaleWrite` if that `seq`
+        is already taken. Called on the event loop, not in a worker thread."""
+        await self.writer.append(self.action_append(game_id, seq, seat, payload, result, now, by))
+
     def append_action(
         self,
         game_id: str,
@@ -460,25 +504,58 @@ class Repository:
         now: datetime,
         by: str | None = None,
     ) -> None:
-        """Append action `seq`; `StaleWrite` if that `seq` is already taken.
+        """Append action `seq` in a transaction of its own (from a worker thread);
+        `StaleWrite` if that `seq` is already taken."""
+        append = self.action_append(game_id, seq, seat, payload, result, now, by)
+        outcome = self.write_appends([append])
+        if outcome[0] is not None:
+            raise outcome[0]
 
-        The game row's `seq` (and result when the action ends the game) is updated in the
-        same transaction, so listings never disagree with the log.
-        """
-        try:
-            with self._tx() as s:
-                s.add(
-                    models.Action(
-                        game_id=game_id, seq=seq, seat=seat, payload=payload, created_at=now, by=by
-                    )
+    def write_appends(self, batch: list[Append]) -> list[BaseException | None]:
+        """Write a batch in one transaction: the action rows in one multi-row insert, the
+        game rows in one update per shape. When anything in it fails (a taken `seq`, a
+        deadlock between processes), write each append alone, so that each gets its own
+        outcome: None when committed, `StaleWrite` or the error otherwise."""
+        if len(batch) > 1:
+            try:
+                self._write_batch(batch)
+                return [None] * len(batch)
+            except DBAPIError:
+                pass
+        outcomes: list[BaseException | None] = []
+        for item in batch:
+            try:
+                self._write_batch([item])
+                outcomes.append(None)
+            except IntegrityError as exc:
+                game_id, seq = item.key
+                stale = StaleWrite(f"seq {seq} of game {game_id} is taken")
+                stale.__cause__ = exc
+                outcomes.append(stale)
+            except Exception as exc:
+                outcomes.append(exc)
+        return outcomes
+
+    def _write_batch(self, batch: list[Append]) -> None:
+        # Sorted, so that two processes writing the same games take their locks in the same
+        # order (no deadlock on PostgreSQL).
+        batch = sorted(batch, key=lambda item: item.key)
+        shapes: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for item in batch:
+            names = tuple(sorted(item.game))
+            params = {f"v_{name}": value for name, value in item.game.items()}
+            shapes.setdefault(names, []).append(params | {"v_id": item.row["game_id"]})
+        with self._tx() as s:
+            conn = s.connection()
+            conn.execute(insert(models.Action.__table__), [item.row for item in batch])
+            games = models.Game.__table__
+            for names, rows in shapes.items():
+                statement = (
+                    update(games)
+                    .where(games.c.id == bindparam("v_id"))
+                    .values({name: bindparam(f"v_{name}") for name in names})
                 )
-                s.flush()
-                values: dict[str, Any] = {"seq": seq}
-                if result is not None:
-                    values.update(status="finished", result=result, finished_at=now)
-                s.execute(update(models.Game).where(models.Game.id == game_id).values(**values))
-        except IntegrityError as exc:
-            raise StaleWrite(f"seq {seq} of game {game_id} is taken") from exc
+                conn.execute(statement, rows)
 
     def actions(self, game_id: str, after: int = 0) -> list[ActionRecord]:
         with self._sessions() as s:

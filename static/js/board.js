@@ -59,6 +59,17 @@ function tileSig(tile, home) {
   return sig;
 }
 
+/** The target marker of cell (r, c): a ring round the cell and a flag in its corner. */
+function targetMark(r, c) {
+  const x = M + c * C;
+  const y = M + r * C;
+  const g = svg("g", { class: "target-mark", "data-testid": "target-mark", "data-cell": `${r},${c}` });
+  g.append(svg("rect", { class: "target-ring", x: x + 3, y: y + 3, width: C - 6, height: C - 6, rx: 14 }));
+  g.append(svg("circle", { class: "target-badge", cx: x + C - 13, cy: y + 13, r: 12 }));
+  g.append(svg("circle", { class: "target-dot", cx: x + C - 13, cy: y + 13, r: 4.5 }));
+  return g;
+}
+
 export class BoardView {
   /**
    * @param {SVGSVGElement} root the board's `<svg>`
@@ -98,6 +109,9 @@ export class BoardView {
     const tiles = svg("g", { class: "tiles" });
     // The line an arrow would push, shown while pointing at / focusing an arrow.
     const hint = svg("rect", { class: "line-hint", x: 0, y: 0, width: 0, height: 0, rx: 8 });
+    // The viewer's target (treasure or home): its own marker, above the tiles, so it never
+    // reads like the frames of the cells one may move to.
+    const marks = svg("g", { class: "target-marks", "aria-hidden": "true" });
     const cells = svg("g", { class: "cells" });
     const pawns = svg("g", { class: "pawns" });
     const arrows = svg("g", { class: "arrows" });
@@ -107,12 +121,12 @@ export class BoardView {
       arrows.append(outer);
       return { outer, sig: null };
     });
-    root.append(frame, bed, labels, tiles, hint, cells, pawns, arrows);
+    root.append(frame, bed, labels, tiles, hint, marks, cells, pawns, arrows);
     this.layers = {
       first: frame,
       lang: lang(),
-      own: new Set([frame, bed, labels, tiles, hint, cells, pawns, arrows]),
-      tiles, hint, cells, pawns, arrows, arrowSlots,
+      own: new Set([frame, bed, labels, tiles, hint, marks, cells, pawns, arrows]),
+      tiles, hint, marks, marksSig: "", cells, pawns, arrows, arrowSlots,
       /** per cell (r * N + c): {outer, inner, sig} */
       cells7: new Array(N * N).fill(null),
       cellsSig: null,
@@ -162,6 +176,7 @@ export class BoardView {
     // Tiles: a cell is redrawn only when its tile (or home) changed, or when a variant
     // decorated it (anything beyond the tile drawn here).
     const sliding = [];
+    const targets = [];
     const myHome = ui.goHome && me !== null && view.players[me] ? view.players[me].home : null;
     for (let r = 0; r < N; r++) {
       for (let c = 0; c < N; c++) {
@@ -184,8 +199,15 @@ export class BoardView {
         const isTarget = (!!ui.target && tile.treasure === ui.target)
           || (!!myHome && myHome[0] === r && myHome[1] === c);
         if (cell.inner.classList.contains("is-target") !== isTarget) cell.inner.classList.toggle("is-target", isTarget);
+        if (isTarget) targets.push([r, c]);
         if (ui.animatePush && inLine(r, c, ui.animatePush.side, ui.animatePush.index)) sliding.push(cell.inner);
       }
+    }
+
+    const marksSig = targets.map((x) => x.join(",")).join(";");
+    if (marksSig !== L.marksSig) {
+      L.marksSig = marksSig;
+      L.marks.replaceChildren(...targets.map(([r, c]) => targetMark(r, c)));
     }
 
     // The hint starts hidden, as after any render.

@@ -172,7 +172,8 @@ export class ClassicUI extends GameUI {
     this.renderResult();
     const stay = this.els.stay;
     stay.disabled = !choices.stay;
-    stay.hidden = !me;
+    // Only while the viewer may stay: a faded button for everyone waiting says nothing.
+    stay.hidden = !me || !choices.stay;
     stay.dataset.active = choices.stay ? "true" : "false";
     this.els.controls.classList.toggle("my-turn", this.isMyTurn());
     this.els.board.dataset.phase = v.turn ? v.turn.phase : "over";
@@ -205,7 +206,7 @@ export class ClassicUI extends GameUI {
         el.append(h("span", { class: "event-chip" + (ev.used ? " used" : ""), "data-testid": "event-chip" },
           eventIcon(ev.name, 22), eventName(ev.name)));
       } else if (v.turn.bonus) {
-        el.append(h("span", { class: "event-chip" }, eventIcon("double_turn", 22), t("game.bonus")));
+        el.append(h("span", { class: "event-chip", "data-testid": "bonus" }, eventIcon("double_turn", 22), t("game.bonus")));
       }
     }
     this.els.seq.dataset.seq = String(v.seq);
@@ -244,15 +245,12 @@ export class ClassicUI extends GameUI {
     panel.replaceChildren();
     const turn = v.status === "playing" ? v.turn : null;
     const ev = turn && turn.event;
-    if (!turn || (!ev && !turn.bonus)) {
+    // A bonus turn without an event is said once, by the status line's chip.
+    if (!turn || !ev) {
       panel.hidden = true;
       return;
     }
     panel.hidden = false;
-    if (turn.bonus) {
-      panel.append(h("p", { class: "bonus", "data-testid": "bonus" }, eventIcon("double_turn", 22), " ", t("game.bonus")));
-    }
-    if (!ev) return;
     panel.dataset.event = ev.name;
     panel.dataset.used = ev.used ? "true" : "false";
     panel.append(

@@ -51,3 +51,10 @@ export function flash(el, text, ms) {
     el.hidden = true;
   }, ms));
 }
+
+/** Hide what `flash` shows in `el` now (a news line that no longer applies). */
+export function unflash(el) {
+  clearTimeout(flashTimers.get(el));
+  el.hidden = true;
+  el.textContent = "";
+}

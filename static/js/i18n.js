@@ -8,6 +8,8 @@
  * `navigator.language`.
  */
 
+import { pluralCategory } from "./plural.js";
+
 export const LANGUAGES = { en: "English", fr: "Français", de: "Deutsch" };
 const COOKIE = "lang";
 
@@ -120,7 +122,12 @@ const en = {
   "master.hand.empty": "No card left.",
   "master.card.reroll": "1-6: coin or re-roll the duel die",
   "master.card.double": "7-12: coin or double turn",
-  "master.stats": "{coins} coins · {cards} cards · {score} pts",
+  "master.stats.coins": "{n} coins",
+  "master.stats.coins.one": "{n} coin",
+  "master.stats.cards": "{n} cards",
+  "master.stats.cards.one": "{n} card",
+  "master.stats.score": "{n} pts",
+  "master.stats.score.one": "{n} pt",
   "master.col.player": "Player",
   "master.col.treasures": "Treasures",
   "master.col.coins": "Coins",
@@ -165,14 +172,17 @@ const en = {
   "cards.hand": "Your hand",
   "cards.hand_empty": "No card left in hand.",
   "cards.take_help": "The paths to cards of the same motif are shown; tap a card to take it or leave it.",
-  "cards.take_n": "Take {n} card(s)",
+  "cards.take_n": "Take {n} cards",
+  "cards.take_n.one": "Take {n} card",
   "cards.take_none": "Take nothing",
   "cards.take_split": "Not allowed: the cards left would no longer all touch by an edge.",
   "cards.discard_help": "Neither card can be placed: discard one.",
   "cards.discard": "Discard the {motif}",
   "cards.place_help": "R turns the card, 1 and 2 pick it; drag to move the view, wheel or pinch to zoom.",
-  "cards.hand_count": "{n} card(s) in hand",
-  "cards.taken_count": "{n} card(s) taken",
+  "cards.hand_count": "{n} cards in hand",
+  "cards.hand_count.one": "{n} card in hand",
+  "cards.taken_count": "{n} cards taken",
+  "cards.taken_count.one": "{n} card taken",
   "cards.tie": "Shared win: {names}",
   "cards.spectator": "You are watching: hands stay secret.",
   "cards.hands": "Every hand",
@@ -197,7 +207,7 @@ const en = {
   "lobby.watch": "Watch",
   "lobby.view": "View",
   "lobby.moves": "{n} moves",
-  "lobby.moves.one": "1 move",
+  "lobby.moves.one": "{n} move",
   "lobby.started": "started {date}",
   "lobby.ended": "ended {date}",
   "lobby.winner": "Winner: {names}",
@@ -214,7 +224,7 @@ const en = {
   "room.copy": "Copy",
   "room.copied": "Copied!",
   "room.spectators": "{n} watching",
-  "room.spectators.one": "1 watching",
+  "room.spectators.one": "{n} watching",
   "room.you": "you",
   "room.connected": "connected",
   "room.disconnected": "not connected",
@@ -269,7 +279,7 @@ const en = {
   "replay.load_error": "The replay could not be loaded.",
   "lobby.replay": "Replay",
   "lobby.watching": "{n} watching",
-  "lobby.watching.one": "1 watching",
+  "lobby.watching.one": "{n} watching",
   "lobby.all_variants": "All games",
   "lobby.filter": "Show",
   "lobby.prev_page": "Newer",
@@ -387,6 +397,9 @@ const en = {
   "rules.treasures": "The 24 treasures",
   "rules.objects": "12 objects, on the fixed tiles",
   "rules.creatures": "12 creatures, on loose tiles",
+  "rules.title": "Rules: {game}",
+  "rules.index": "Rules of the games",
+  "room.rules_link": "Rules of this game",
   "notfound.title": "Nothing here",
   "notfound.text": "This room or page does not exist (or no longer does).",
   "notfound.back": "Back to the lobby",
@@ -501,7 +514,12 @@ const fr = {
   "master.hand.empty": "Plus de carte.",
   "master.card.reroll": "1 à 6 : pièce ou relance du dé de duel",
   "master.card.double": "7 à 12 : pièce ou coup double",
-  "master.stats": "{coins} pièces · {cards} cartes · {score} pts",
+  "master.stats.coins": "{n} pièces",
+  "master.stats.coins.one": "{n} pièce",
+  "master.stats.cards": "{n} cartes",
+  "master.stats.cards.one": "{n} carte",
+  "master.stats.score": "{n} pts",
+  "master.stats.score.one": "{n} pt",
   "master.col.player": "Joueur",
   "master.col.treasures": "Trésors",
   "master.col.coins": "Pièces",
@@ -539,21 +557,25 @@ const fr = {
   "cards.take_toggle": "Prendre ou laisser ce {motif}",
   "cards.place_here": "Poser la carte en {x}, {y}",
   "cards.pile": "Pioche",
-  "cards.discarded": "{n} défaussée(s)",
+  "cards.discarded": "{n} défaussées",
+  "cards.discarded.one": "{n} défaussée",
   "cards.zoom_out": "Dézoomer",
   "cards.zoom_in": "Zoomer",
   "cards.fit": "Ajuster le labyrinthe à l'écran (F)",
   "cards.hand": "Votre main",
   "cards.hand_empty": "Plus de carte en main.",
   "cards.take_help": "Les chemins vers les cartes du même motif sont indiqués ; touchez une carte pour la prendre ou la laisser.",
-  "cards.take_n": "Prendre {n} carte(s)",
+  "cards.take_n": "Prendre {n} cartes",
+  "cards.take_n.one": "Prendre {n} carte",
   "cards.take_none": "Ne rien prendre",
   "cards.take_split": "Interdit : les cartes restantes ne se toucheraient plus toutes par un côté.",
   "cards.discard_help": "Aucune carte ne peut être posée : défaussez-en une.",
   "cards.discard": "Défausser : {motif}",
   "cards.place_help": "R tourne la carte, 1 et 2 la choisissent ; glissez pour déplacer la vue, molette ou pincement pour zoomer.",
-  "cards.hand_count": "{n} carte(s) en main",
-  "cards.taken_count": "{n} carte(s) prise(s)",
+  "cards.hand_count": "{n} cartes en main",
+  "cards.hand_count.one": "{n} carte en main",
+  "cards.taken_count": "{n} cartes prises",
+  "cards.taken_count.one": "{n} carte prise",
   "cards.tie": "Victoire partagée : {names}",
   "cards.spectator": "Vous regardez : les mains restent secrètes.",
   "cards.hands": "Toutes les mains",
@@ -578,7 +600,7 @@ const fr = {
   "lobby.watch": "Regarder",
   "lobby.view": "Voir",
   "lobby.moves": "{n} coups",
-  "lobby.moves.one": "1 coup",
+  "lobby.moves.one": "{n} coup",
   "lobby.started": "commencée {date}",
   "lobby.ended": "terminée {date}",
   "lobby.winner": "Gagnant : {names}",
@@ -595,7 +617,7 @@ const fr = {
   "room.copy": "Copier",
   "room.copied": "Copié !",
   "room.spectators": "{n} spectateurs",
-  "room.spectators.one": "1 spectateur",
+  "room.spectators.one": "{n} spectateur",
   "room.you": "vous",
   "room.connected": "connecté",
   "room.disconnected": "déconnecté",
@@ -650,7 +672,7 @@ const fr = {
   "replay.load_error": "Impossible de charger la relecture.",
   "lobby.replay": "Revoir",
   "lobby.watching": "{n} spectateurs",
-  "lobby.watching.one": "1 spectateur",
+  "lobby.watching.one": "{n} spectateur",
   "lobby.all_variants": "Tous les jeux",
   "lobby.filter": "Afficher",
   "lobby.prev_page": "Plus récentes",
@@ -768,6 +790,9 @@ const fr = {
   "rules.treasures": "Les 24 trésors",
   "rules.objects": "12 objets, sur les plaques fixes",
   "rules.creatures": "12 créatures, sur des plaques mobiles",
+  "rules.title": "Règles : {game}",
+  "rules.index": "Règles des jeux",
+  "room.rules_link": "Règles de ce jeu",
   "notfound.title": "Rien ici",
   "notfound.text": "Cette salle ou cette page n’existe pas (ou plus).",
   "notfound.back": "Retour à l’accueil",
@@ -882,7 +907,11 @@ const de = {
   "master.hand.empty": "Keine Karte mehr.",
   "master.card.reroll": "1-6: Münze oder Duellwürfel neu würfeln",
   "master.card.double": "7-12: Münze oder Doppelzug",
-  "master.stats": "{coins} Münzen · {cards} Karten · {score} Pkt.",
+  "master.stats.coins": "{n} Münzen",
+  "master.stats.coins.one": "{n} Münze",
+  "master.stats.cards": "{n} Karten",
+  "master.stats.cards.one": "{n} Karte",
+  "master.stats.score": "{n} Pkt.",
   "master.col.player": "Spieler",
   "master.col.treasures": "Schätze",
   "master.col.coins": "Münzen",
@@ -927,14 +956,17 @@ const de = {
   "cards.hand": "Deine Hand",
   "cards.hand_empty": "Keine Karte mehr auf der Hand.",
   "cards.take_help": "Die Wege zu Karten mit demselben Motiv sind markiert; tippe eine Karte an, um sie zu nehmen oder liegen zu lassen.",
-  "cards.take_n": "{n} Karte(n) nehmen",
+  "cards.take_n": "{n} Karten nehmen",
+  "cards.take_n.one": "{n} Karte nehmen",
   "cards.take_none": "Nichts nehmen",
   "cards.take_split": "Nicht erlaubt: die übrigen Karten hingen nicht mehr alle über eine Kante zusammen.",
   "cards.discard_help": "Keine Karte passt: wirf eine ab.",
   "cards.discard": "Abwerfen: {motif}",
   "cards.place_help": "R dreht die Karte, 1 und 2 wählen sie; ziehen verschiebt die Ansicht, Mausrad oder Zwei-Finger-Geste zoomt.",
-  "cards.hand_count": "{n} Karte(n) auf der Hand",
-  "cards.taken_count": "{n} Karte(n) genommen",
+  "cards.hand_count": "{n} Karten auf der Hand",
+  "cards.hand_count.one": "{n} Karte auf der Hand",
+  "cards.taken_count": "{n} Karten genommen",
+  "cards.taken_count.one": "{n} Karte genommen",
   "cards.tie": "Geteilter Sieg: {names}",
   "cards.spectator": "Du schaust zu: die Handkarten bleiben geheim.",
   "cards.hands": "Alle Handkarten",
@@ -959,7 +991,7 @@ const de = {
   "lobby.watch": "Zuschauen",
   "lobby.view": "Ansehen",
   "lobby.moves": "{n} Züge",
-  "lobby.moves.one": "1 Zug",
+  "lobby.moves.one": "{n} Zug",
   "lobby.started": "begonnen {date}",
   "lobby.ended": "beendet {date}",
   "lobby.winner": "Sieg: {names}",
@@ -976,7 +1008,7 @@ const de = {
   "room.copy": "Kopieren",
   "room.copied": "Kopiert!",
   "room.spectators": "{n} schauen zu",
-  "room.spectators.one": "1 schaut zu",
+  "room.spectators.one": "{n} schaut zu",
   "room.you": "du",
   "room.connected": "verbunden",
   "room.disconnected": "nicht verbunden",
@@ -1031,7 +1063,7 @@ const de = {
   "replay.load_error": "Die Wiederholung konnte nicht geladen werden.",
   "lobby.replay": "Wiederholung",
   "lobby.watching": "{n} schauen zu",
-  "lobby.watching.one": "1 schaut zu",
+  "lobby.watching.one": "{n} schaut zu",
   "lobby.all_variants": "Alle Spiele",
   "lobby.filter": "Zeigen",
   "lobby.prev_page": "Neuere",
@@ -1149,6 +1181,9 @@ const de = {
   "rules.treasures": "Die 24 Schätze",
   "rules.objects": "12 Gegenstände, auf den festen Gängen",
   "rules.creatures": "12 Wesen, auf losen Karten",
+  "rules.title": "Regeln: {game}",
+  "rules.index": "Spielregeln",
+  "room.rules_link": "Regeln dieses Spiels",
   "notfound.title": "Hier ist nichts",
   "notfound.text": "Diesen Raum oder diese Seite gibt es nicht (mehr).",
   "notfound.back": "Zurück zur Lobby",
@@ -1184,19 +1219,33 @@ export function lang() {
 
 /**
  * Translate `key`, replacing `{name}` placeholders with `params[name]`.
- * With `params.n === 1` the entry `key + ".one"` is used where it exists.
+ * With a numeric `params.n`, the entry for its plural category in the language
+ * (`key.one`, `key.few`, ... through `Intl.PluralRules`) is used where it exists.
  * Falls back to English, then to the key itself.
  * @param {string} key
  * @param {Record<string, string|number>} [params]
  */
 export function t(key, params) {
-  // A singular form, where the dictionary has one, for a count of exactly 1.
-  const one = params && Number(params.n) === 1 ? key + ".one" : null;
-  let text = (one && (DICTS[current][one] ?? en[one])) ?? DICTS[current][key] ?? en[key] ?? key;
+  let text;
+  if (params && params.n !== undefined && params.n !== null && params.n !== "" && !Number.isNaN(Number(params.n))) {
+    const form = `${key}.${pluralCategory(current, Number(params.n))}`;
+    text = DICTS[current][form] ?? (DICTS[current][key] === undefined ? en[form] : undefined);
+  }
+  text = text ?? DICTS[current][key] ?? en[key] ?? key;
   if (params) {
     text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
   }
   return text;
+}
+
+/**
+ * Add entries to the dictionaries (`{en: {...}, fr: {...}, de: {...}}`): modules with much
+ * text of their own (the move log's words) keep it beside their code.
+ */
+export function addTranslations(dicts) {
+  for (const [code, entries] of Object.entries(dicts)) {
+    if (DICTS[code]) Object.assign(DICTS[code], entries);
+  }
 }
 
 /** Apply translations to every `data-i18n*` element under `root`. */
@@ -1217,6 +1266,12 @@ export function applyTranslations(root = document) {
     for (const el of blocks) el.hidden = el.dataset.langBlock !== want;
   }
   document.documentElement.lang = current;
+  // The tab title of pages that name it by key (the room and the replay set their own).
+  const title = document.querySelector('meta[name="i18n-title"]');
+  if (title) {
+    const game = title.dataset.game ? t(title.dataset.game) : "";
+    document.title = t(title.content, { game }) + " — " + t("app.title");
+  }
 }
 
 /** Change the language, remember it, and tell every listener. */
@@ -1249,6 +1304,20 @@ export function initI18n() {
     }
     select.value = current;
     select.addEventListener("change", () => setLanguage(select.value));
+  }
+  // The header's rules menu closes when one clicks elsewhere or presses Escape.
+  const menu = document.querySelector(".rules-menu");
+  if (menu && !menu.dataset.ready) {
+    menu.dataset.ready = "1";
+    document.addEventListener("click", (ev) => {
+      if (menu.open && !menu.contains(ev.target)) menu.open = false;
+    });
+    menu.addEventListener("keydown", (ev) => {
+      if (ev.key === "Escape" && menu.open) {
+        menu.open = false;
+        menu.querySelector("summary").focus();
+      }
+    });
   }
   applyTranslations();
 }

@@ -7,6 +7,7 @@ import { api, ApiError, request } from "./api.js";
 import { byId, h } from "./dom.js";
 import { formatDate, formatList, initI18n, onLanguageChange, t } from "./i18n.js";
 import { setupImport } from "./importer.js";
+import { applies } from "./options.js";
 import { VARIANTS, variantById } from "./variants.js";
 
 const els = {
@@ -59,22 +60,32 @@ function renderOptions() {
     if (opt.type === "choice") {
       const select = h("select", {
         id, name: opt.key, "data-testid": id,
-        on: { change: (ev) => { values[opt.key] = ev.target.value; } },
+        on: { change: (ev) => { values[opt.key] = ev.target.value; showApplying(variant); } },
       }, ...opt.choices.map((ch) => h("option", { value: ch.value }, t(ch.label))));
       select.value = values[opt.key];
-      els.options.append(h("div", { class: "option choice" },
+      els.options.append(h("div", { class: "option choice", "data-option": opt.key },
         h("label", { for: id }, h("strong", {}, t(opt.label)), opt.help ? h("span", { class: "help" }, t(opt.help)) : null),
         select));
       continue;
     }
     const input = h("input", {
       type: "checkbox", id, name: opt.key, "data-testid": id,
-      on: { change: (ev) => { values[opt.key] = ev.target.checked; } },
+      on: { change: (ev) => { values[opt.key] = ev.target.checked; showApplying(variant); } },
     });
     input.checked = values[opt.key];
-    els.options.append(h("div", { class: "option" },
+    els.options.append(h("div", { class: "option", "data-option": opt.key },
       input,
       h("label", { for: id }, h("strong", {}, t(opt.label)), opt.help ? h("span", { class: "help" }, t(opt.help)) : null)));
+  }
+  showApplying(variant);
+}
+
+/** Show only the fields that apply to the values chosen (Team: spells outside introductory mode). */
+function showApplying(variant) {
+  const values = chosen[variant.id] || {};
+  for (const opt of variant.options) {
+    const field = els.options.querySelector(`[data-option="${opt.key}"]`);
+    if (field) field.hidden = !applies(opt, values);
   }
 }
 

@@ -38,7 +38,7 @@ function dieFace(value, cls = "") {
 function dragonFace(face) {
   const box = h("span", { class: "dragon-face", "data-face": face });
   if (face === "white" || face === "black") box.append(h("span", { class: `guardian-chip ${face}` }), " ", t(`master.guardian.${face}`));
-  else box.append("↻".repeat(Number(face)), " ", t("master.arrows", { n: face }));
+  else box.append(t("master.arrows", { n: face }));
   return box;
 }
 
@@ -62,6 +62,19 @@ export class MasterUI extends ClassicUI {
   setState(msg, consecutive) {
     this.lastEvents = (msg.last && msg.last.events) || [];
     super.setState(msg, consecutive);
+  }
+
+  /**
+   * A decision with a single possible answer (the coin question when one holds cards of
+   * the token's half but not its own) is not asked: that answer is sent at once, so the
+   * log still records it as an explicit action.
+   */
+  setLegal(msg) {
+    super.setLegal(msg);
+    const legal = this.legal;
+    if (!this.isMyTurn() || this.pending || !legal || legal.length !== 1) return;
+    const only = legal[0];
+    if (only.type !== "push" && only.type !== "move") this.act(only);
   }
 
   /** The decisions on offer, from `legal` only. */
@@ -134,7 +147,7 @@ export class MasterUI extends ClassicUI {
         this.isMyTurn() ? h("strong", {}, t(`master.phase.${phase}`)) : h("span", {}, t("master.phase.other", { name: actor.name, what: t(`master.phase.${phase}`) })));
     }
     el.append(h("span", { class: "stage-chip", "data-testid": "stage" }, t(`master.stage.${v.stage}`)));
-    if (v.turn.bonus) el.append(h("span", { class: "event-chip" }, t("game.bonus")));
+    if (v.turn.bonus && !el.querySelector("[data-testid=bonus]")) el.append(h("span", { class: "event-chip", "data-testid": "bonus" }, t("game.bonus")));
   }
 
   /** The target box shows what to take next (or the dragon in the final). */
@@ -229,7 +242,7 @@ export class MasterUI extends ClassicUI {
           p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
           p.dragon ? h("span", { class: "trophy" }, " ★ ", t("master.col.dragon")) : null),
         h("div", { class: "player-stats" },
-          h("span", { class: "count" }, t("master.stats", { coins: p.coins, cards: p.hand_count, score: p.score })), chips)));
+          h("span", { class: "count" }, [t("master.stats.coins", { n: p.coins }), t("master.stats.cards", { n: p.hand_count }), t("master.stats.score", { n: p.score })].join(" · ")), chips)));
     }
   }
 

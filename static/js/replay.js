@@ -11,9 +11,10 @@
 
 import { answerBody, ApiError, request } from "./api.js";
 import { PatchedFrames } from "./patches.js";
-import { byId, colorDot, flash, h } from "./dom.js";
+import { byId, colorDot, flash, h, unflash } from "./dom.js";
 import { formatDate, formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
-import { ensureSprite, TREASURES, treasureIcon, treasureName } from "./tiles.js";
+import { entryWords, eventWords, moveWords } from "./movelog.js";
+import { ensureSprite, TREASURES, treasureIcon } from "./tiles.js";
 import { COLORS, variantById } from "./variants.js";
 
 /** Player fields every view shows; any other field of a frame's player is a secret. */
@@ -88,6 +89,8 @@ function show(k, consecutive = false) {
   const began = performance.now();
   const previous = state.at;
   state.at = at;
+  // The news of the step shown before no longer applies (a single step forward shows its own).
+  unflash(els.news);
   state.ui.setState({ type: "state", seq: at, view: state.frames.at(at), last: at ? lastOf(at) : null },
     consecutive && at === previous + 1);
   renderPosition();
@@ -193,34 +196,24 @@ function renderSecrets() {
   }
 }
 
-/** The events of the move that led to this frame, in words. */
+/** The move that led to this frame and its events, in words, cells as a1-g7. */
 function renderEvents() {
   const move = state.data.moves[state.at - 1];
   els.events.replaceChildren();
   if (!move) return;
   const who = names();
+  const seatName = (s) => who[s] ?? `#${s}`;
   const list = h("ul", { class: "event-list" });
   for (const ev of move.events || []) {
-    const parts = [];
-    for (const [key, value] of Object.entries(ev)) {
-      if (key === "type") continue;
-      if ((key === "seat" || key === "with") && typeof value === "number") parts.push(who[value] ?? `#${value}`);
-      else if (key === "treasure" && typeof value === "string") parts.push(treasureName(value));
-      else if (Array.isArray(value)) parts.push(`${key} ${value.map((v) => (typeof v === "object" ? JSON.stringify(v) : v)).join(",")}`);
-      else if (value !== null && typeof value === "object") parts.push(`${key} ${compact(value)}`);
-      else parts.push(`${key} ${value}`);
-    }
-    list.append(h("li", { "data-event": ev.type }, h("strong", {}, ev.type), " ", parts.join(" · ")));
+    const words = eventWords(ev, { names: seatName });
+    if (words) list.append(h("li", { "data-event": ev.type }, words));
   }
-  els.events.append(h("h3", {}, t("replay.events", { seq: move.seq })), list);
-}
-
-/** An object in an event (a tile, a slot) as short `key value` text. */
-function compact(value) {
-  return Object.entries(value)
-    .filter(([, v]) => v !== null && v !== false)
-    .map(([k, v]) => (v === true ? k : `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`))
-    .join(", ");
+  els.events.append(
+    h("h3", {}, t("replay.events", { seq: move.seq })),
+    h("p", { class: "replay-move-words", "data-testid": "replay-move-words" },
+      h("strong", {}, seatName(move.seat)), " ", moveWords(move.notation, { names: seatName, events: move.events }) || move.notation,
+      " ", h("code", { class: "log-notation" }, move.notation || "")),
+    list);
 }
 
 // ---------------------------------------------------------------- the move list
@@ -228,6 +221,7 @@ function compact(value) {
 function buildMoveList() {
   const data = state.data;
   const who = names();
+  const seatName = (s) => who[s] ?? `#${s}`;
   els.moves.replaceChildren();
   state.entries = [];
   const start = h("li", { class: "log-entry replay-entry", "data-testid": "replay-move", "data-step": "0" },
@@ -241,7 +235,8 @@ function buildMoveList() {
       h("button", { type: "button", class: "link-button", on: { click: () => goTo(move.seq) } },
         h("span", { class: "log-seq" }, `${move.seq}.`),
         colorDot(COLORS[seat % COLORS.length]),
-        h("span", { class: "log-name" }, who[seat] ?? `#${seat}`),
+        h("span", { class: "log-text" }, h("span", { class: "log-name" }, who[seat] ?? `#${seat}`), " ",
+          entryWords(move.notation, { names: seatName, events: move.events })),
         h("code", { class: "log-notation" }, move.notation || "")));
     state.entries.push(entry);
     els.moves.append(entry);

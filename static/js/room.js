@@ -8,8 +8,10 @@ import { CardsUI } from "./cards.js";
 import { ClassicUI } from "./classic.js";
 import { MasterUI } from "./master.js";
 import { TeamUI } from "./team.js";
-import { byId, colorDot, flash, h } from "./dom.js";
+import { byId, colorDot, flash, h, unflash } from "./dom.js";
 import { initI18n, lang, onLanguageChange, t } from "./i18n.js";
+import { entryWords } from "./movelog.js";
+import { optionWords } from "./options.js";
 import { ensureSprite } from "./tiles.js";
 import { COLORS, variantById } from "./variants.js";
 
@@ -189,11 +191,13 @@ function onState(msg) {
     app.log = msg.history.slice();
   } else if (previous !== null && msg.seq === previous + 1) {
     consecutive = true;
-    if (msg.last) app.log.push({ seq: msg.last.seq, seat: msg.last.seat, notation: msg.last.notation });
+    if (msg.last) app.log.push({ seq: msg.last.seq, seat: msg.last.seat, notation: msg.last.notation, events: msg.last.events });
   } else if (previous === null ? msg.seq > 0 : msg.seq > previous + 1) {
     // Some states went by unseen: ask for the whole history.
     socket.send({ type: "sync" });
   }
+  // A state that does not follow the one shown (a resync, a reload): older news is stale.
+  if (!consecutive) unflash(els.news);
   app.seq = msg.seq;
   app.hasState = true;
   const view = msg.view;
@@ -228,7 +232,17 @@ function setRoom(room) {
   showPhase();
   renderLobby();
   renderSpectators();
+  renderOptions();
   if (app.game && app.hasState) app.game.render({});
+}
+
+/** The room's options in words, in its header and above its seats. */
+function renderOptions() {
+  const words = optionWords(variant, app.room ? app.room.options : null);
+  const list = byId("room-options");
+  list.replaceChildren(...words.map((w) => h("li", { class: "chip", "data-option": w.key }, w.text)));
+  list.hidden = words.length === 0;
+  byId("seat-options").textContent = words.length ? words.map((w) => w.text).join(" · ") : t("option.none");
 }
 
 /** Lobby or game: the page shows `.lobby-only` or `.game-only` parts accordingly. */
@@ -341,17 +355,22 @@ async function start() {
 
 // ---------------------------------------------------------------- move log
 
+function seatName(seat) {
+  return app.names.get(seat) || `#${seat}`;
+}
+
 function renderLog() {
   const list = els.log;
   list.replaceChildren();
   for (const entry of app.log) {
     const seat = entry.seat;
     const name = seat === null || seat === undefined ? "" : app.names.get(seat) || `#${seat}`;
+    const words = entryWords(entry.notation, { names: seatName, events: entry.events });
     list.append(h("li", { class: "log-entry", "data-testid": "log-entry", "data-seq": entry.seq },
       h("span", { class: "log-seq" }, `${entry.seq}.`),
       seat === null || seat === undefined ? null : colorDot(app.colors.get(seat) || COLORS[seat % 4]),
-      h("span", { class: "log-name" }, name),
-      h("code", { class: "log-notation" }, entry.notation || "")));
+      h("span", { class: "log-text" }, h("span", { class: "log-name" }, name), " ", h("span", { class: "log-words", "data-testid": "log-words" }, words)),
+      h("code", { class: "log-notation", title: t("legend.notation") }, entry.notation || "")));
   }
   els.logEmpty.hidden = app.log.length > 0;
   list.dataset.count = String(app.log.length);
@@ -430,9 +449,10 @@ function renderAll() {
   renderConn(socket.status);
   renderSpectators();
   renderLobby();
+  renderOptions();
   renderLog();
   if (app.game && app.hasState) app.game.render({});
-  if (app.game && app.game.view) updateTitle(app.game.view);
+  updateTitle(app.game ? app.game.view : null);
 }
 
 async function main() {

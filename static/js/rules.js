@@ -1,6 +1,7 @@
 /** The rules page: translated blocks, plus the treasure legend and event glyphs drawn from tiles.js. */
 import { h } from "./dom.js";
 import { initI18n, onLanguageChange, t } from "./i18n.js";
+import { LEGEND, moveWords } from "./movelog.js";
 import { ensureSprite, eventIcon, TREASURES, treasureIcon, treasureName } from "./tiles.js";
 
 function treasureList(names) {
@@ -14,6 +15,19 @@ function render() {
     legend.replaceChildren(
       h("h3", {}, t("rules.objects")), treasureList(TREASURES.slice(0, 12)),
       h("h3", {}, t("rules.creatures")), treasureList(TREASURES.slice(12)));
+  }
+  const notation = document.getElementById("notation-legend");
+  if (notation) {
+    // Each example in words through the very code the move log uses.
+    const examples = LEGEND[notation.dataset.variant] || [];
+    const sample = { names: (seat) => ["Ann", "Bob", "Cid", "Dee"][seat] || `#${seat}` };
+    notation.replaceChildren(
+      h("h2", { id: "notation-title" }, t("legend.title")),
+      h("p", {}, t("legend.intro")),
+      h("table", { class: "legend-table" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("legend.notation")), h("th", { scope: "col" }, t("legend.meaning")))),
+        h("tbody", {}, ...examples.map((code) => h("tr", { "data-notation": code },
+          h("td", {}, h("code", {}, code)), h("td", {}, moveWords(code, sample) || code))))));
   }
   for (const slot of document.querySelectorAll(".event-glyph[data-event]")) {
     slot.replaceChildren(eventIcon(slot.dataset.event, 32));

@@ -6,7 +6,9 @@
 
 /**
  * @typedef {{key: string, type: "boolean"|"choice", default: boolean|string, label: string, help?: string,
- *            choices?: {value: string, label: string}[]}} VariantOption
+ *            choices?: {value: string, label: string}[],
+ *            when?: (values: Record<string, any>) => boolean}} VariantOption
+ *   `when`: the option applies only when it holds for the other options' values
  * @typedef {{id: string, label: string, minPlayers: number, maxPlayers: number,
  *            options: VariantOption[], rules?: string}} Variant
  */
@@ -51,6 +53,8 @@ export const VARIANTS = [
         choices: ["introductory", "standard", "expert"].map((v) => ({ value: v, label: `option.mode.${v}` })) },
       ...["red", "yellow", "green", "blue"].map((color) => ({
         key: `spell_${color}`, type: "choice", default: "random", label: `option.spell_${color}`, help: "option.spell.help",
+        // Introductory mode gives everyone Push and Rotate: the spell choices do not apply.
+        when: (values) => values.mode !== "introductory",
         choices: ["random", "rotate", "switch", "traverse", "teleport", "escape"].map((v) => ({ value: v, label: `spell.${v}` })),
       })),
     ],

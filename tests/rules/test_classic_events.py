@@ -63,7 +63,7 @@ def test_ejecting_an_event_tile_reveals_it_to_everyone_for_good() -> None:
         view = game.view(viewer)
         assert view["board"]["spare"]["event"] == "swap"
         assert event_fields(view).count("swap") == 1
-        assert view["turn"]["event"] == {"name": "swap", "used": False}
+        assert view["turn"]["event"] == {"name": "swap", "used": False, "opened": False}
     play(game, "a1", "E4")  # seat 1 pushes the tile back in, at g4
     for viewer in viewers(game):
         assert game.view(viewer)["board"]["tiles"][3][6]["event"] == "swap"
@@ -81,7 +81,7 @@ def test_an_event_may_be_ignored_and_a_tile_triggers_each_time_it_is_ejected() -
     assert game.view(None)["turn"] == {
         "seat": 1,
         "phase": "move",
-        "event": {"name": "swap", "used": False},
+        "event": {"name": "swap", "used": False, "opened": False},
         "bonus": False,
     }
 
@@ -113,7 +113,7 @@ def test_extra_push() -> None:
     assert second not in game.state.revealed  # ... and is not revealed
     assert game.view(None)["board"]["spare"]["event"] is None
     view = game.view(0)
-    assert view["turn"]["event"] == {"name": "extra_push", "used": True}
+    assert view["turn"]["event"] == {"name": "extra_push", "used": True, "opened": False}
     assert view["turn"]["phase"] == "move"
     assert view["board"]["forbidden"] == {"side": "S", "index": 3}
     assert all(a["type"] == "move" for a in game.legal_actions(0))
@@ -190,7 +190,7 @@ def test_swap_then_move_from_the_new_cell() -> None:
     assert play(game, "swap:2") == [{"type": "swapped", "seat": 0, "with": 2}]
     assert cell_name(game.state.players[0].pos) == "c3"
     assert cell_name(game.state.players[2].pos) == "a1"
-    assert game.view(None)["turn"]["event"] == {"name": "swap", "used": True}
+    assert game.view(None)["turn"]["event"] == {"name": "swap", "used": True, "opened": False}
     moves = {tuple(a["to"]) for a in game.legal_actions(0)}
     assert moves == {tuple(pos_of(c)) for c in game.state.board.reachable(cell("c3"))}
     with pytest.raises(IllegalAction, match="swap: only an unused swap event"):
@@ -283,7 +283,7 @@ def test_exchange_any_card_on_top_then_the_rest_reshuffled() -> None:
     assert game.state.players[0].pile == [chosen, *random_rest]
     assert random_rest != rest  # reshuffled indeed, for this seed
     assert "pile" not in game.view(0)["players"][0]
-    assert game.view(0)["turn"]["event"] == {"name": "exchange", "used": True}
+    assert game.view(0)["turn"]["event"] == {"name": "exchange", "used": True, "opened": False}
     with pytest.raises(IllegalAction, match="pick: only an unused peek or exchange"):
         play(game, f"pick:{chosen}")
 

@@ -8,7 +8,7 @@ import pytest
 
 from app.rules import IllegalAction
 from app.rules.board import FIXED_CELLS, FREE_CELLS, SLOTS, E, N, S, W, cell_name, pos_of
-from app.rules.classic import CATALOGUE, HOMES, PLAIN_I, PLAIN_L, TREASURES
+from app.rules.classic import CATALOGUE, HOMES_V1, PLAIN_I, PLAIN_L, TREASURES
 
 from .helpers import (
     A1,
@@ -54,7 +54,7 @@ def test_setup_deals_all_cards_equally(players: int, each: int) -> None:
     piles = [p.pile for p in game.state.players]
     assert [len(p) for p in piles] == [each] * players
     assert sorted(t for pile in piles for t in pile) == sorted(TREASURES)
-    assert [p.pos for p in game.state.players] == list(HOMES[:players])
+    assert [p.pos for p in game.state.players] == list(HOMES_V1[:players])
     view = game.view(None)
     assert [p["color"] for p in view["players"]] == ["red", "yellow", "green", "blue"][:players]
     assert [p["home"] for p in view["players"]] == [[0, 0], [0, 6], [6, 0], [6, 6]][:players]

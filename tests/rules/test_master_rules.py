@@ -22,7 +22,7 @@ from app.rules.master import (
     LAIR,
     PHASE1_CELLS,
     PHASE2_CELLS,
-    STARTS,
+    STARTS_V1,
     MasterState,
     Turn,
     parse_action,
@@ -111,8 +111,8 @@ def test_setup_deals_both_piles_evenly(players: int, each: int) -> None:
 
 def test_setup_places_pieces_tokens_and_dragon() -> None:
     st = new_game(4).state
-    assert [p.pos for p in st.players] == list(STARTS)
-    assert [pos_of(s) for s in STARTS] == [[2, 2], [2, 4], [4, 2], [4, 4]]
+    assert [p.pos for p in st.players] == list(STARTS_V1)
+    assert [pos_of(s) for s in STARTS_V1] == [[2, 2], [2, 4], [4, 2], [4, 4]]
     assert st.guardians == GUARDIAN_STARTS == {"white": c("d3"), "black": c("d5")}
     assert sorted(cell for cell, _ in st.tokens) == sorted(PHASE1_CELLS)
     assert Counter(v for _, v in st.tokens) == Counter({v: 2 for v in range(1, 7)})

@@ -22,7 +22,7 @@ def test_create_room_fills_in_default_options(client: TestClient) -> None:
     assert response.status_code == 201
     body = response.json()
     assert body["variant"] == "classic"
-    assert body["options"] == {"events": False, "return_home": True}
+    assert body["options"] == {"events": False, "return_home": True, "rules_version": 2}
     assert body["url"] == f"/r/{body['code']}"
     room = client.get(f"/api/rooms/{body['code']}").json()
     assert room["status"] == "lobby"

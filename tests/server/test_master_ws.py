@@ -15,7 +15,7 @@ from tests.server.helpers import check_master_secrecy, hello, legal, receive_unt
 def make_master_room(client: TestClient, names: list[str]) -> tuple[str, list[str]]:
     response = client.post("/api/rooms", json={"variant": "master"})
     assert response.status_code == 201, response.text
-    assert response.json()["options"] == {}
+    assert response.json()["options"] == {"rules_version": 2}  # new rooms: current rules
     code = response.json()["code"]
     tokens = []
     for name in names:

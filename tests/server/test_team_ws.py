@@ -58,7 +58,11 @@ def test_a_whole_team_game_with_a_spectator(
         states = [hello(ws, token)[1] for ws, token in zip(seats, tokens, strict=True)]
         spy_state = hello(spy, None)[1]
         assert spy_state["view"]["variant"] == "team"
-        assert spy_state["view"]["daedalus"]["card"] in [dict(c) for c in DAEDALUS_CARDS]
+        # rules version 2: the board face up in front of everyone, the book still shut
+        assert spy_state["view"]["options"]["rules_version"] == 2
+        assert spy_state["view"]["daedalus"]["card"] is None
+        assert not any(t["face_down"] for row in spy_state["view"]["board"]["tiles"] for t in row)
+        assert legal(seats[0])["actions"] == [{"type": "daedalus"}]
         seq = 0
         for _ in range(1000):
             if spy_state["view"]["status"] == "finished":
@@ -72,6 +76,9 @@ def test_a_whole_team_game_with_a_spectator(
             states = [receive_until(ws, "state") for ws in seats]
             spy_state = receive_until(spy, "state")
             assert {s["seq"] for s in states} == {seq} and spy_state["seq"] == seq
+            if seq == 1:  # the first card, turned in front of everyone
+                assert [e["type"] for e in spy_state["last"]["events"]] == ["daedalus"]
+                assert spy_state["view"]["daedalus"]["card"] in [dict(c) for c in DAEDALUS_CARDS]
             for state in [*states, spy_state]:
                 if state["view"]["status"] == "playing":
                     assert_no_team_secret(state)
@@ -104,14 +111,20 @@ def test_refused_team_actions_keep_the_socket_and_state(fast_client: TestClient)
     start(fast_client, code, tokens[0])
     with fast_client.websocket_connect(f"/ws/{code}") as ws:
         _, state = hello(ws, tokens[0])
-        act(ws, 0, {"type": "orient", "open": "NS"})
+        act(ws, 0, {"type": "end"})
+        error = receive_until(ws, "error")
+        assert error["code"] == "illegal" and "daedalus-first" in error["message"]
+        act(ws, 0, {"type": "daedalus"})
+        first = receive_until(ws, "state")
+        assert first["seq"] == 1 and first["last"]["notation"] == "daedalus"
+        act(ws, 1, {"type": "orient", "open": "NS"})
         error = receive_until(ws, "error")
         assert error["code"] == "illegal" and "orient" in error["message"]
-        act(ws, 0, {"type": "move", "to": [0, 0]})
+        act(ws, 1, {"type": "move", "to": [0, 0]})
         assert receive_until(ws, "error")["code"] == "bad_message"
-        act(ws, 0, {"type": "end"})
+        act(ws, 1, {"type": "end"})
         after = receive_until(ws, "state")
-        assert after["seq"] == 1 and after["last"]["notation"] == "end"
+        assert after["seq"] == 2 and after["last"]["notation"] == "end"
         assert [e["type"] for e in after["last"]["events"]][:3] == ["ended", "turn", "daedalus"]
         assert state["view"]["turn"]["seat"] == 0 and after["view"]["turn"]["seat"] == 1
 

@@ -53,7 +53,7 @@ def test_a_failing_database_answers_unavailable_over_the_socket(
         hello(ws, tokens[0])
         ws.send_json({"type": "legal", "id": "l"})
         action = receive_until(ws, "legal")["actions"][0]
-        monkeypatch.setattr(client.app.state.repo, "append_action", broken)
+        monkeypatch.setattr(client.app.state.repo, "_write_batch", broken)
         ws.send_json({"type": "action", "id": "a1", "seq": 0, "action": action})
         refusal = receive_until(ws, "error")
         assert (refusal["code"], refusal["ref"]) == ("unavailable", "a1")

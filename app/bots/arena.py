@@ -1,0 +1,62 @@
+"""Games between computer players, without a server: for the tests and `bench/bots.py`.
+
+Each decision is handed the seat's view and legal list only (what the server's computer
+seats get), with an rng seeded from the game's seed, the seat and the sequence number, so a
+game is reproducible from its seed and levels.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.bots import Level, choose
+from app.rules import Game
+
+
+@dataclass(slots=True)
+class Outcome:
+    """How a game between computer players went."""
+
+    variant: str
+    levels: tuple[Level, ...]
+    result: dict[str, Any] | None  # None: stopped at the action limit
+    actions: int
+    turns: int
+    seconds: dict[Level, list[float]] = field(default_factory=dict)  # per-decision times
+
+    @property
+    def winners(self) -> list[int]:
+        return [] if self.result is None else list(self.result.get("winners", []))
+
+
+def play(
+    variant: str,
+    levels: Sequence[Level],
+    seed: str,
+    options: Mapping[str, Any] | None = None,
+    max_actions: int = 5000,
+) -> Outcome:
+    """Play one game to its end (or `max_actions`), seat i at `levels[i]`."""
+    names = [f"Computer {i + 1}" for i in range(len(levels))]
+    game = Game.new(variant, names, seed=seed, options=options)
+    outcome = Outcome(variant, tuple(levels), None, 0, 0)
+    last = None
+    while game.to_move is not None and game.seq < max_actions:
+        seat = game.to_move
+        if seat != last:
+            outcome.turns += 1
+            last = seat
+        level = levels[seat]
+        view, legal = game.view(seat), game.legal_actions(seat)
+        rng = random.Random(f"{seed}/{seat}/{game.seq}")
+        start = time.perf_counter()
+        action = choose(variant, level, view, legal, rng)
+        outcome.seconds.setdefault(level, []).append(time.perf_counter() - start)
+        game.apply(seat, action)
+    outcome.result = game.result
+    outcome.actions = game.seq
+    return outcome

@@ -1,0 +1,432 @@
+/**
+ * Moves and events in words, in the page's language: the room's move log, the replay's
+ * move list and its "what move N did" panel, and the notation legend of the rules pages.
+ *
+ * The compact notation (`W4+1`, `h0@0,-5+1`, `take:1,-1`) stays the record's language;
+ * players read a sentence ("pushed the tile in at W4, turned once"), with the notation
+ * beside it as a small label. Words come from the notation alone, so the whole history a
+ * room sends (notations only) reads as well as the moves seen live; a move's events
+ * (when known: live moves, replays) add what it found or took. A notation this module
+ * does not know (a newer action) is shown as it is, never hidden.
+ */
+
+import { addTranslations, cellName, formatList, t } from "./i18n.js";
+import { eventName, treasureName } from "./tiles.js";
+
+const TEXT = {
+  en: {
+    "log.push": "pushed the tile in at {slot}",
+    "log.turned.1": "turned once",
+    "log.turned.2": "turned twice",
+    "log.turned.3": "turned three times",
+    "log.move": "moved to {cell}",
+    "log.move_spell": "moved to {cell} with a spell",
+    "log.swap": "swapped places with {name}",
+    "log.pick": "picked the {treasure}",
+    "log.pick_hidden": "picked a card",
+    "log.rotate": "rotated the tile at {cell}",
+    "log.switch": "switched {a} and {b}",
+    "log.orient": "laid the tile turned face up",
+    "log.end": "ended the turn",
+    "log.coin": "played the matching card for a coin",
+    "log.no_coin": "kept the cards",
+    "log.reroll": "played card {card} to roll again",
+    "log.accept": "accepted the roll",
+    "log.challenge": "challenged the dragon",
+    "log.decline": "did not challenge the dragon",
+    "log.double_turn": "played card {card} for a double turn",
+    "log.end_turn": "ended the turn",
+    "log.place": "placed a card",
+    "log.place_motif": "placed a {motif}",
+    "log.take": "took {n} cards",
+    "log.take.one": "took {n} card",
+    "log.take_none": "took nothing",
+    "log.discard": "discarded a card",
+    "log.discard_motif": "discarded a {motif}",
+    "ev.found": "{name} found the {treasure}",
+    "ev.event": "event revealed: {event}",
+    "ev.swapped": "{name} swapped places with {other}",
+    "ev.picked": "{name} picked a card",
+    "ev.moved": "{name} moved from {from} to {to}",
+    "ev.moved_wall": "{name} moved from {from} to {to} through a wall",
+    "ev.pushed": "the tile went in at {slot}",
+    "ev.carried": "{names} rode along to {cell}",
+    "ev.target": "{name}'s next treasure: {treasure}",
+    "ev.target_home": "{name} must now go home",
+    "ev.turn": "{name}'s turn",
+    "ev.turn_bonus": "{name} plays a bonus turn",
+    "ev.won": "{name} wins",
+    "ev.winners": "Winner: {names}",
+    "ev.took_value": "{name} took treasure {value}",
+    "ev.second_phase": "second phase: treasures 7-12 enter the maze",
+    "ev.coin": "{name} played card {card} for a coin",
+    "ev.dragon_arrows": "dragon die: {n} turns, the dragon now faces {dir}",
+    "ev.dragon_arrows.one": "dragon die: {n} turn, the dragon now faces {dir}",
+    "ev.dragon_guardian": "dragon die: the {guardian}",
+    "ev.threat": "threatened: {names}",
+    "ev.threat_none": "nobody is threatened",
+    "ev.duel_roll": "{name} rolled {roll}",
+    "ev.duel_won": "{name} won the duel",
+    "ev.reroll": "{name} played card {card} to roll again",
+    "ev.lost_value": "{name} lost treasure {value}",
+    "ev.challenge": "{name} challenges the dragon",
+    "ev.final_roll": "{name} rolled {roll} (final duel, roll {n})",
+    "ev.final_won": "{name} beat the dragon ({total})",
+    "ev.final_lost": "{name} failed against the dragon ({total})",
+    "ev.double_turn": "{name} played card {card} for a double turn",
+    "ev.rotated": "{name} rotated the tile at {cell}",
+    "ev.switched": "{name} switched {a} and {b}",
+    "ev.moved_spell": "{name} moved from {from} to {to} ({spell})",
+    "ev.turned_up": "the tile at {cell} is turned face up",
+    "ev.oriented": "{name} laid the tile at {cell}",
+    "ev.collected": "{name} collected the {treasure} ({n}/24)",
+    "ev.team_won": "the team wins",
+    "ev.team_lost": "the team loses",
+    "ev.ended": "{name} ended the turn",
+    "ev.daedalus": "the Book of Daedalus turns a page ({n} left)",
+    "ev.daedalus.one": "the Book of Daedalus turns a page ({n} left)",
+    "ev.placed": "{name} placed a {motif}",
+    "ev.can_take": "{n} cards may be taken",
+    "ev.can_take.one": "{n} card may be taken",
+    "ev.took_cards": "{name} took {n} × {motif}",
+    "ev.discarded": "{name} discarded a {motif}",
+    "ev.drew": "{name} drew {n} cards",
+    "ev.drew.one": "{name} drew {n} card",
+    "dir.N": "north",
+    "dir.E": "east",
+    "dir.S": "south",
+    "dir.W": "west",
+    "legend.title": "Move notation",
+    "legend.intro": "Each move in the log is written in words, with its short notation beside it. Columns are a–g from left to right, rows 1–7 from top to bottom; a slot is the side (N, E, S, W) with its column or row.",
+    "legend.notation": "Notation",
+    "legend.meaning": "Meaning",
+  },
+  fr: {
+    "log.push": "a poussé la plaque en {slot}",
+    "log.turned.1": "tournée une fois",
+    "log.turned.2": "tournée deux fois",
+    "log.turned.3": "tournée trois fois",
+    "log.move": "est allé en {cell}",
+    "log.move_spell": "est allé en {cell} grâce à un sort",
+    "log.swap": "a échangé sa place avec {name}",
+    "log.pick": "a choisi : {treasure}",
+    "log.pick_hidden": "a choisi une carte",
+    "log.rotate": "a tourné la plaque en {cell}",
+    "log.switch": "a interverti {a} et {b}",
+    "log.orient": "a posé la plaque retournée",
+    "log.end": "a fini son tour",
+    "log.coin": "a joué la carte du trésor pour une pièce",
+    "log.no_coin": "a gardé ses cartes",
+    "log.reroll": "a joué la carte {card} pour relancer",
+    "log.accept": "a accepté le jet",
+    "log.challenge": "a défié le dragon",
+    "log.decline": "n'a pas défié le dragon",
+    "log.double_turn": "a joué la carte {card} pour un double tour",
+    "log.end_turn": "a fini son tour",
+    "log.place": "a posé une carte",
+    "log.place_motif": "a posé : {motif}",
+    "log.take": "a pris {n} cartes",
+    "log.take.one": "a pris {n} carte",
+    "log.take_none": "n'a rien pris",
+    "log.discard": "a défaussé une carte",
+    "log.discard_motif": "a défaussé : {motif}",
+    "ev.found": "{name} a trouvé : {treasure}",
+    "ev.event": "événement révélé : {event}",
+    "ev.swapped": "{name} a échangé sa place avec {other}",
+    "ev.picked": "{name} a choisi une carte",
+    "ev.moved": "{name} est allé de {from} à {to}",
+    "ev.moved_wall": "{name} est allé de {from} à {to} à travers un mur",
+    "ev.pushed": "la plaque est entrée en {slot}",
+    "ev.carried": "{names} emporté(s) en {cell}",
+    "ev.target": "prochain trésor de {name} : {treasure}",
+    "ev.target_home": "{name} doit maintenant rentrer",
+    "ev.turn": "au tour de {name}",
+    "ev.turn_bonus": "{name} joue un tour bonus",
+    "ev.won": "{name} gagne",
+    "ev.winners": "Gagnant : {names}",
+    "ev.took_value": "{name} a pris le trésor {value}",
+    "ev.second_phase": "seconde phase : les trésors 7 à 12 entrent dans le labyrinthe",
+    "ev.coin": "{name} a joué la carte {card} pour une pièce",
+    "ev.dragon_arrows": "dé du dragon : {n} quarts de tour, le dragon regarde vers le {dir}",
+    "ev.dragon_arrows.one": "dé du dragon : {n} quart de tour, le dragon regarde vers le {dir}",
+    "ev.dragon_guardian": "dé du dragon : {guardian}",
+    "ev.threat": "menacés : {names}",
+    "ev.threat_none": "personne n'est menacé",
+    "ev.duel_roll": "{name} a fait {roll}",
+    "ev.duel_won": "{name} a gagné le duel",
+    "ev.reroll": "{name} a joué la carte {card} pour relancer",
+    "ev.lost_value": "{name} a perdu le trésor {value}",
+    "ev.challenge": "{name} défie le dragon",
+    "ev.final_roll": "{name} a fait {roll} (duel final, jet {n})",
+    "ev.final_won": "{name} a vaincu le dragon ({total})",
+    "ev.final_lost": "{name} a échoué face au dragon ({total})",
+    "ev.double_turn": "{name} a joué la carte {card} pour un double tour",
+    "ev.rotated": "{name} a tourné la plaque en {cell}",
+    "ev.switched": "{name} a interverti {a} et {b}",
+    "ev.moved_spell": "{name} est allé de {from} à {to} ({spell})",
+    "ev.turned_up": "la plaque en {cell} est retournée face visible",
+    "ev.oriented": "{name} a posé la plaque en {cell}",
+    "ev.collected": "{name} a récupéré : {treasure} ({n}/24)",
+    "ev.team_won": "l'équipe gagne",
+    "ev.team_lost": "l'équipe perd",
+    "ev.ended": "{name} a fini son tour",
+    "ev.daedalus": "le livre de Dédale tourne une page (reste {n})",
+    "ev.placed": "{name} a posé : {motif}",
+    "ev.can_take": "{n} cartes peuvent être prises",
+    "ev.can_take.one": "{n} carte peut être prise",
+    "ev.took_cards": "{name} a pris {n} × {motif}",
+    "ev.discarded": "{name} a défaussé : {motif}",
+    "ev.drew": "{name} a pioché {n} cartes",
+    "ev.drew.one": "{name} a pioché {n} carte",
+    "dir.N": "nord",
+    "dir.E": "est",
+    "dir.S": "sud",
+    "dir.W": "ouest",
+    "legend.title": "Notation des coups",
+    "legend.intro": "Chaque coup du journal est écrit en toutes lettres, avec sa notation courte à côté. Les colonnes vont de a à g de gauche à droite, les rangées de 1 à 7 de haut en bas ; une entrée est le côté (N, E, S, W) suivi de sa colonne ou de sa rangée.",
+    "legend.notation": "Notation",
+    "legend.meaning": "Signification",
+  },
+  de: {
+    "log.push": "schob die Karte bei {slot} ein",
+    "log.turned.1": "einmal gedreht",
+    "log.turned.2": "zweimal gedreht",
+    "log.turned.3": "dreimal gedreht",
+    "log.move": "zog nach {cell}",
+    "log.move_spell": "zog mit einem Zauber nach {cell}",
+    "log.swap": "tauschte den Platz mit {name}",
+    "log.pick": "wählte: {treasure}",
+    "log.pick_hidden": "wählte eine Karte",
+    "log.rotate": "drehte die Karte auf {cell}",
+    "log.switch": "vertauschte {a} und {b}",
+    "log.orient": "legte die aufgedeckte Karte aus",
+    "log.end": "beendete den Zug",
+    "log.coin": "spielte die passende Karte für eine Münze",
+    "log.no_coin": "behielt die Karten",
+    "log.reroll": "spielte Karte {card}, um neu zu würfeln",
+    "log.accept": "nahm den Wurf an",
+    "log.challenge": "forderte den Drachen heraus",
+    "log.decline": "forderte den Drachen nicht heraus",
+    "log.double_turn": "spielte Karte {card} für einen Doppelzug",
+    "log.end_turn": "beendete den Zug",
+    "log.place": "legte eine Karte an",
+    "log.place_motif": "legte an: {motif}",
+    "log.take": "nahm {n} Karten",
+    "log.take.one": "nahm {n} Karte",
+    "log.take_none": "nahm nichts",
+    "log.discard": "warf eine Karte ab",
+    "log.discard_motif": "warf ab: {motif}",
+    "ev.found": "{name} fand: {treasure}",
+    "ev.event": "Ereignis aufgedeckt: {event}",
+    "ev.swapped": "{name} tauschte den Platz mit {other}",
+    "ev.picked": "{name} wählte eine Karte",
+    "ev.moved": "{name} zog von {from} nach {to}",
+    "ev.moved_wall": "{name} zog von {from} durch eine Wand nach {to}",
+    "ev.pushed": "die Karte wurde bei {slot} eingeschoben",
+    "ev.carried": "{names} mitgeschoben nach {cell}",
+    "ev.target": "nächster Schatz von {name}: {treasure}",
+    "ev.target_home": "{name} muss jetzt nach Hause",
+    "ev.turn": "{name} ist am Zug",
+    "ev.turn_bonus": "{name} spielt einen Bonuszug",
+    "ev.won": "{name} gewinnt",
+    "ev.winners": "Sieg: {names}",
+    "ev.took_value": "{name} nahm Schatz {value}",
+    "ev.second_phase": "zweite Phase: die Schätze 7-12 kommen ins Labyrinth",
+    "ev.coin": "{name} spielte Karte {card} für eine Münze",
+    "ev.dragon_arrows": "Drachenwürfel: {n} Drehungen, der Drache blickt nach {dir}",
+    "ev.dragon_arrows.one": "Drachenwürfel: {n} Drehung, der Drache blickt nach {dir}",
+    "ev.dragon_guardian": "Drachenwürfel: {guardian}",
+    "ev.threat": "bedroht: {names}",
+    "ev.threat_none": "niemand ist bedroht",
+    "ev.duel_roll": "{name} würfelte {roll}",
+    "ev.duel_won": "{name} gewann das Duell",
+    "ev.reroll": "{name} spielte Karte {card}, um neu zu würfeln",
+    "ev.lost_value": "{name} verlor Schatz {value}",
+    "ev.challenge": "{name} fordert den Drachen heraus",
+    "ev.final_roll": "{name} würfelte {roll} (Endkampf, Wurf {n})",
+    "ev.final_won": "{name} besiegte den Drachen ({total})",
+    "ev.final_lost": "{name} scheiterte am Drachen ({total})",
+    "ev.double_turn": "{name} spielte Karte {card} für einen Doppelzug",
+    "ev.rotated": "{name} drehte die Karte auf {cell}",
+    "ev.switched": "{name} vertauschte {a} und {b}",
+    "ev.moved_spell": "{name} zog von {from} nach {to} ({spell})",
+    "ev.turned_up": "die Karte auf {cell} ist aufgedeckt",
+    "ev.oriented": "{name} legte die Karte auf {cell} aus",
+    "ev.collected": "{name} sammelte ein: {treasure} ({n}/24)",
+    "ev.team_won": "das Team gewinnt",
+    "ev.team_lost": "das Team verliert",
+    "ev.ended": "{name} beendete den Zug",
+    "ev.daedalus": "das Buch des Daedalus blättert um (noch {n})",
+    "ev.placed": "{name} legte an: {motif}",
+    "ev.can_take": "{n} Karten können genommen werden",
+    "ev.can_take.one": "{n} Karte kann genommen werden",
+    "ev.took_cards": "{name} nahm {n} × {motif}",
+    "ev.discarded": "{name} warf ab: {motif}",
+    "ev.drew": "{name} zog {n} Karten",
+    "ev.drew.one": "{name} zog {n} Karte",
+    "dir.N": "Norden",
+    "dir.E": "Osten",
+    "dir.S": "Süden",
+    "dir.W": "Westen",
+    "legend.title": "Zugnotation",
+    "legend.intro": "Jeder Zug im Protokoll steht in Worten da, mit seiner Kurznotation daneben. Spalten a–g von links nach rechts, Reihen 1–7 von oben nach unten; ein Einschub ist die Seite (N, E, S, W) mit ihrer Spalte oder Reihe.",
+    "legend.notation": "Notation",
+    "legend.meaning": "Bedeutung",
+  },
+};
+addTranslations(TEXT);
+
+/** Example notations of each game, for the rules pages' legend. */
+export const LEGEND = {
+  classic: ["Nb", "W4+1", "c3", "swap:2", "pick:crown", "pick"],
+  master: ["Nb", "W4+1", "c3", "coin", "no_coin", "reroll:3", "accept", "challenge", "decline", "double_turn:9", "end_turn"],
+  team: ["Nb", "W4+1", "c3", "c3*", "rotate:c2=NES", "switch:b2-b3", "orient:ES", "end"],
+  cards: ["h0@2,-1+1", "take:0,-1/3,1", "take:-", "discard:h1"],
+};
+
+/** A cell from the notation's `c3` (column letter, row number). */
+const CELL_RE = /^([a-g])([1-7])$/;
+const PUSH_RE = /^([NS][a-g]|[EW][1-7])(?:\+([1-3]))?$/;
+
+function turned(k) {
+  return k ? t(`log.turned.${k}`) : "";
+}
+
+function motifName(name) {
+  return t("motif." + name);
+}
+
+/**
+ * A move's notation in words (no name: the log shows it beside), or null when the
+ * notation is not one this module knows.
+ * @param {string} notation
+ * @param {{names?: (seat: number) => string, events?: object[]}} [ctx]
+ */
+export function moveWords(notation, ctx = {}) {
+  const text = String(notation || "");
+  const names = ctx.names || ((s) => `#${s}`);
+  const events = ctx.events || [];
+  let m = PUSH_RE.exec(text);
+  if (m) return [t("log.push", { slot: m[1] }), turned(Number(m[2] || 0))].filter(Boolean).join(", ");
+  if (CELL_RE.test(text)) return t("log.move", { cell: text });
+  if (text.endsWith("*") && CELL_RE.test(text.slice(0, -1))) return t("log.move_spell", { cell: text.slice(0, -1) });
+  if ((m = /^swap:(\d+)$/.exec(text))) return t("log.swap", { name: names(Number(m[1])) });
+  if (text === "pick") return t("log.pick_hidden");
+  if ((m = /^pick:([a-z_]+)$/.exec(text))) return t("log.pick", { treasure: treasureName(m[1]) });
+  if ((m = /^rotate:([a-g][1-7])=([NESW]+)$/.exec(text))) return t("log.rotate", { cell: m[1] });
+  if ((m = /^switch:([a-g][1-7])-([a-g][1-7])$/.exec(text))) return t("log.switch", { a: m[1], b: m[2] });
+  if (/^orient:[NESW]+$/.test(text)) return t("log.orient");
+  if (text === "end") return t("log.end");
+  if (["coin", "no_coin", "accept", "challenge", "decline", "end_turn"].includes(text)) return t(`log.${text}`);
+  if ((m = /^(reroll|double_turn):(\d+)$/.exec(text))) return t(`log.${m[1]}`, { card: m[2] });
+  if ((m = /^h[01]@-?\d+,-?\d+(?:\+([1-3]))?$/.exec(text))) {
+    const placed = events.find((e) => e.type === "placed" && e.card);
+    const what = placed ? t("log.place_motif", { motif: motifName(placed.card.motif) }) : t("log.place");
+    return [what, turned(Number(m[1] || 0))].filter(Boolean).join(", ");
+  }
+  if (text === "take:-") return t("log.take_none");
+  if ((m = /^take:(.+)$/.exec(text))) return t("log.take", { n: m[1].split("/").length });
+  if (/^discard:h[01]$/.test(text)) {
+    const gone = events.find((e) => e.type === "discarded" && e.card);
+    return gone ? t("log.discard_motif", { motif: motifName(gone.card.motif) }) : t("log.discard");
+  }
+  return null;
+}
+
+/** Events worth a word in a log line beside the move (finds, takes, losses, results). */
+const LOG_EVENTS = new Set(["found", "event", "took", "collected", "lost", "duel_won", "final_duel", "won", "second_phase"]);
+
+/**
+ * One log line's words: the move, then what it found or took (from its events, when
+ * known). Never empty: an unknown notation is shown as it is.
+ */
+export function entryWords(notation, ctx = {}) {
+  const parts = [moveWords(notation, ctx) || String(notation || "")];
+  for (const ev of ctx.events || []) {
+    if (!LOG_EVENTS.has(ev.type)) continue;
+    const words = eventWords(ev, ctx);
+    if (words) parts.push(words);
+  }
+  return parts.join(" · ");
+}
+
+function cellOf(value) {
+  return Array.isArray(value) && value.length === 2 && value.every(Number.isInteger) ? cellName(value) : String(value);
+}
+
+/**
+ * One event in words, names and cells (a1-g7) included; null for the events that only
+ * repeat the move itself.
+ * @param {object} ev
+ * @param {{names?: (seat: number) => string}} [ctx]
+ */
+export function eventWords(ev, ctx = {}) {
+  const names = ctx.names || ((s) => `#${s}`);
+  const name = typeof ev.seat === "number" ? names(ev.seat) : "";
+  const list = (seats) => formatList((seats || []).map(names));
+  switch (ev.type) {
+    case "pushed": return t("ev.pushed", { slot: ev.slot || "" });
+    case "carried": return ev.seats && ev.seats.length ? t("ev.carried", { names: list(ev.seats), cell: cellOf(ev.to) }) : null;
+    case "event": return t("ev.event", { event: eventName(ev.name) });
+    case "swapped": return t("ev.swapped", { name, other: names(ev.with) });
+    case "picked": return t("ev.picked", { name });
+    case "moved":
+      if (ev.spell) return t("ev.moved_spell", { name, from: cellOf(ev.from), to: cellOf(ev.to), spell: t(`spell.${ev.spell}`) });
+      return t(ev.wall ? "ev.moved_wall" : "ev.moved", { name, from: cellOf(ev.from), to: cellOf(ev.to) });
+    case "found": return t("ev.found", { name, treasure: treasureName(ev.treasure) });
+    case "target":
+      if (ev.treasure === undefined) return null;
+      return ev.treasure ? t("ev.target", { name, treasure: treasureName(ev.treasure) }) : t("ev.target_home", { name });
+    case "turn": return t(ev.bonus ? "ev.turn_bonus" : "ev.turn", { name });
+    case "won":
+      if (Array.isArray(ev.winners)) return t("ev.winners", { names: list(ev.winners) });
+      if (name) return t("ev.won", { name });
+      return t("ev.team_won");
+    case "took":
+      if (Array.isArray(ev.cards)) {
+        return ev.cards.length ? t("ev.took_cards", { name, n: ev.cards.length, motif: motifName(ev.cards[0].motif) }) : null;
+      }
+      return t("ev.took_value", { name, value: ev.value });
+    case "second_phase": return t("ev.second_phase");
+    case "coin": return t("ev.coin", { name, card: ev.card });
+    case "dragon_die":
+      if (ev.face === "white" || ev.face === "black") return t("ev.dragon_guardian", { guardian: t(`master.guardian.${ev.face}`) });
+      return t("ev.dragon_arrows", { n: Number(ev.face), dir: t(`dir.${ev.facing}`) });
+    case "threat": return ev.duellists && ev.duellists.length ? t("ev.threat", { names: list(ev.duellists) }) : t("ev.threat_none");
+    case "duel_roll": return t("ev.duel_roll", { name, roll: ev.roll });
+    case "duel_won": return t("ev.duel_won", { name });
+    case "reroll": return t("ev.reroll", { name, card: ev.card });
+    case "lost":
+      if (ev.value !== undefined) return t("ev.lost_value", { name, value: ev.value });
+      return t("ev.team_lost");
+    case "challenge": return t("ev.challenge", { name });
+    case "final_roll": return t("ev.final_roll", { name, roll: ev.roll, n: ev.index + 1 });
+    case "final_duel": return t(ev.won ? "ev.final_won" : "ev.final_lost", { name, total: ev.total });
+    case "double_turn": return t("ev.double_turn", { name, card: ev.card });
+    case "rotated": return t("ev.rotated", { name, cell: cellOf(ev.at) });
+    case "switched": return t("ev.switched", { name, a: cellOf(ev.cells[0]), b: cellOf(ev.cells[1]) });
+    case "turned_up": return t("ev.turned_up", { cell: cellOf(ev.at) });
+    case "oriented": return t("ev.oriented", { name, cell: cellOf(ev.at) });
+    case "collected": return t("ev.collected", { name, treasure: treasureName(ev.treasure), n: ev.portal });
+    case "ended": return t("ev.ended", { name });
+    case "daedalus": return t("ev.daedalus", { n: ev.left });
+    case "placed": return ev.card ? t("ev.placed", { name, motif: motifName(ev.card.motif) }) : null;
+    case "can_take": return t("ev.can_take", { n: (ev.cards || []).length });
+    case "discarded": return ev.card ? t("ev.discarded", { name, motif: motifName(ev.card.motif) }) : null;
+    case "drew": return t("ev.drew", { name, n: ev.count });
+    case "finished": return t("ev.winners", { names: list(ev.winners) });
+    default: return genericWords(ev, names);
+  }
+}
+
+/** An event this module has no sentence for: its type and values, cells as a1-g7. */
+function genericWords(ev, names) {
+  const parts = [String(ev.type || "?").replace(/_/g, " ")];
+  for (const [key, value] of Object.entries(ev)) {
+    if (key === "type" || value === null || value === undefined) continue;
+    if (key === "seat" && typeof value === "number") parts.push(names(value));
+    else if (Array.isArray(value) && value.length === 2 && value.every(Number.isInteger)) parts.push(cellName(value));
+    else if (typeof value !== "object") parts.push(String(value));
+  }
+  return parts.join(" · ");
+}

@@ -1,0 +1,42 @@
+/**
+ * A room's options in words ("Event variant: on", "Mode: Standard", "Red's spell:
+ * Switch"), for the room's header and its seat list; and which options apply given the
+ * others (the Team Edition's spells only outside its introductory mode), which the
+ * lobby's form follows too.
+ */
+
+import { addTranslations, t } from "./i18n.js";
+
+addTranslations({
+  en: { "option.value": "{label}: {value}", "option.on": "on", "option.off": "off", "option.none": "No options", "room.options": "Options" },
+  fr: { "option.value": "{label} : {value}", "option.on": "oui", "option.off": "non", "option.none": "Sans option", "room.options": "Options" },
+  de: { "option.value": "{label}: {value}", "option.on": "an", "option.off": "aus", "option.none": "Keine Optionen", "room.options": "Optionen" },
+});
+
+/** Whether `opt` applies given the option `values` (an option without `when` always does). */
+export function applies(opt, values) {
+  return !opt.when || opt.when(values || {});
+}
+
+/**
+ * The options of `variant` set to `values`, each as `{key, text}`: only those that apply,
+ * each value in words.
+ * @param {{options: object[]}} variant
+ * @param {Record<string, any>} values
+ */
+export function optionWords(variant, values) {
+  const out = [];
+  const given = values || {};
+  for (const opt of variant.options || []) {
+    if (!applies(opt, given)) continue;
+    const value = opt.key in given ? given[opt.key] : opt.default;
+    let shown;
+    if (opt.type === "boolean") shown = t(value ? "option.on" : "option.off");
+    else {
+      const choice = (opt.choices || []).find((c) => c.value === value);
+      shown = choice ? t(choice.label) : String(value);
+    }
+    out.push({ key: opt.key, text: t("option.value", { label: t(opt.label), value: shown }) });
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+"""Shared by the computer players' tests: positions from seeded games, frozen views."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from app.rules import Game
+
+VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("classic", {}),
+    ("classic", {"events": True}),
+    ("classic", {"events": True, "return_home": False}),
+    ("master", {}),
+    ("team", {"mode": "introductory"}),
+    ("team", {"mode": "standard"}),
+    ("team", {"mode": "expert"}),
+    ("cards", {}),
+)
+
+
+def variant_id(case: tuple[str, dict[str, Any]]) -> str:
+    variant, options = case
+    return variant + "".join(f"-{k}={v}" for k, v in sorted(options.items()))
+
+
+def positions(
+    variant: str, options: dict[str, Any], seed: str, players: int = 2, steps: int = 400
+) -> Iterator[Game]:
+    """The positions of a game played by random legal actions, one per action."""
+    game = Game.new(variant, [f"P{i}" for i in range(players)], seed=seed, options=options)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.to_move is None:
+            return
+        yield game
+        game.apply(game.to_move, rng.choice(game.legal_actions(game.to_move)))
+
+
+class FrozenDict(dict[str, Any]):
+    """A dict that refuses every change: a player handed one cannot write to its view."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("a view handed to a player is read-only")
+
+    __setitem__ = __delitem__ = _refuse  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return id(self)
+
+
+def freeze(value: Any) -> Any:
+    """A deep read-only copy of a JSON value (dicts frozen, lists as tuples)."""
+    if isinstance(value, dict):
+        return FrozenDict({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """Back to plain JSON, to compare a frozen action with a legal one."""
+    if isinstance(value, dict):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [thaw(v) for v in value]
+    return value
+
+
+def position_after(
+    variant: str, options: dict[str, Any], seed: str, players: int, steps: int
+) -> Game:
+    """The game after `steps` random legal actions (fewer if it ended first)."""
+    game = Game.new(variant, [f"P{i}" for i in range(players)], seed=seed, options=options)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.to_move is None:
+            break
+        game.apply(game.to_move, rng.choice(game.legal_actions(game.to_move)))
+    return game

@@ -1,0 +1,305 @@
+"""Issue 14, reading the game and finding one's way: the move log in words (translated,
+notation as a label, legend on the rules pages), plurals, tab titles, news that never
+covers the board and is never stale, the target unlike the reachable cells, options in
+words, the Team form's fields, the rules index and each room's rules link.
+
+Each test takes screenshots into its tmp_path (desktop 1366x900, phone 390x844).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.conftest import http_json, join_room
+from tests.server.helpers import greedy_record
+
+DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+# a log line's words must never be developer notation
+RAW = re.compile(r"\b\d+,-?\d+\b|[a-z_]+:\S|\+\d")
+
+
+def two_players(server: str, browser: Any, variant: str, options: dict | None = None):
+    room = http_json("POST", server + "/api/rooms", {"variant": variant, "options": options or {}})
+    url = server + room["url"]
+    ctx_a = browser.new_context(**DESKTOP)
+    ctx_b = browser.new_context(**PHONE)
+    for ctx in (ctx_a, ctx_b):
+        ctx.set_default_timeout(15000)
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    errors: list[str] = []
+    a.on("pageerror", lambda e: errors.append(f"A: {e}"))
+    b.on("pageerror", lambda e: errors.append(f"B: {e}"))
+    join_room(a, url, "Alice", 0)
+    join_room(b, url, "Bob", 1)
+    return url, a, b, errors
+
+
+def push_and_move(page: Any) -> None:
+    page.wait_for_selector("[data-testid=turn-status][data-phase=push]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    page.locator("[data-testid^=arrow-][data-active=true]").first.click()
+    page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    page.locator("[data-testid^=cell-]").last.click()
+
+
+def boxes_overlap(a: dict, b: dict) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+def test_the_move_log_reads_in_words_in_every_language(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    _url, a, b, errors = two_players(server, browser, "classic", {"events": True})
+    a.click("[data-testid=start-button]")
+    push_and_move(a)
+    b.wait_for_selector("[data-testid=move-log][data-count='2']")
+
+    words = b.locator("[data-testid=log-words]").all_text_contents()
+    notations = b.locator("[data-testid=log-entry] .log-notation").all_text_contents()
+    slot = notations[0].split("+")[0]
+    assert words[0].startswith(f"pushed the tile in at {slot}"), words
+    assert words[1] == f"moved to {notations[1]}", words
+    assert b.text_content("[data-testid=log-entry] .log-name") == "Alice"
+    assert not any(RAW.search(w) for w in words), words
+
+    expected = {
+        "fr": ("a poussé la plaque en", "est allé en"),
+        "de": ("schob die Karte bei", "zog nach"),
+    }
+    for lang, (push, move) in expected.items():
+        b.select_option("[data-testid=lang-select]", lang)
+        words = b.locator("[data-testid=log-words]").all_text_contents()
+        assert words[0].startswith(push) and words[1].startswith(move), words
+        b.screenshot(path=str(tmp_path / f"log-phone-{lang}.png"), full_page=True)
+    # the notation stays, as a small label beside the words
+    assert b.locator("[data-testid=log-entry] .log-notation").all_text_contents() == notations
+    a.screenshot(path=str(tmp_path / "log-desktop.png"))
+    # a reload brings the history (notations only), still in words
+    b.reload()
+    b.wait_for_selector("[data-testid=move-log][data-count='2']")
+    assert (
+        b.locator("[data-testid=log-words]").first.text_content().startswith("schob die Karte bei")
+    )
+    assert errors == []
+
+
+def test_the_replay_says_what_each_move_did_in_words(server: str, browser: Any) -> None:
+    record = greedy_record(players=2, seed="e2e-words", events=True)
+    game_id = http_json("POST", server + "/api/games/import", record)["id"]
+    moves = http_json("GET", f"{server}/api/games/{game_id}/replay")["moves"]
+    page = browser.new_page(**DESKTOP)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+
+    found = next(m for m in moves if any(e["type"] == "found" for e in m["events"]))
+    page.click(f'[data-testid="replay-move"][data-step="{found["seq"] - 1}"] button')
+    page.keyboard.press("ArrowRight")
+    panel = page.text_content("[data-testid=replay-events]")
+    moved = next(e for e in found["events"] if e["type"] == "moved")
+    to = "abcdefg"[moved["to"][1]] + str(moved["to"][0] + 1)
+    assert "moved from" in panel and f"to {to}" in panel, panel
+    assert "found the" in panel
+    # no raw keys, no zero-based coordinates
+    assert not re.search(r"\bfrom \d|\d,\d|\bseat\b", panel), panel
+    assert page.text_content("[data-testid=replay-move-words]").strip()
+    # the move list: words beside the notation, the find included
+    entry = page.text_content(f'[data-testid="replay-move"][data-step="{found["seq"]}"]')
+    assert "found the" in entry and found["notation"] in entry
+
+    # news of the step shown goes as soon as another step is shown
+    assert page.is_visible("[data-testid=news]")
+    page.keyboard.press("Home")
+    assert not page.is_visible("[data-testid=news]")
+
+    page.select_option("#lang-select", "fr")
+    page.click(f'[data-testid="replay-move"][data-step="{found["seq"]}"] button')
+    panel = page.text_content("[data-testid=replay-events]")
+    assert "a trouvé" in panel and f"à {to}" in panel, panel
+    assert errors == []
+
+
+def test_plurals_follow_the_language(server: str, browser: Any) -> None:
+    page = browser.new_page(**DESKTOP)
+    page.goto(server + "/")
+    got = page.evaluate(
+        """async () => {
+      const i18n = await import("/static/js/i18n.js");
+      const out = {};
+      for (const lang of ["en", "fr", "de"]) {
+        i18n.setLanguage(lang);
+        out[lang] = [0, 1, 2].map((n) => i18n.t("cards.taken_count", { n }))
+          .concat([1, 2].map((n) => i18n.t("master.stats.coins", { n })))
+          .concat([1, 2].map((n) => i18n.t("lobby.moves", { n })));
+      }
+      return out;
+    }"""
+    )
+    assert got["en"] == [
+        "0 cards taken", "1 card taken", "2 cards taken", "1 coin", "2 coins", "1 move", "2 moves",
+    ]  # fmt: skip
+    assert got["fr"] == [
+        "0 carte prise", "1 carte prise", "2 cartes prises",
+        "1 pièce", "2 pièces", "1 coup", "2 coups",
+    ]  # fmt: skip
+    assert got["de"] == [
+        "0 Karten genommen", "1 Karte genommen", "2 Karten genommen",
+        "1 Münze", "2 Münzen", "1 Zug", "2 Züge",
+    ]  # fmt: skip
+
+
+def test_tab_titles_are_in_the_pages_language(server: str, browser: Any) -> None:
+    page = browser.new_page(**DESKTOP)
+    page.goto(server + "/")
+    assert page.title() == "Lobby — Labyrinth"
+    page.select_option("#lang-select", "fr")
+    assert page.title() == "Accueil — Labyrinthe"
+    page.goto(server + "/rules/master")
+    assert page.title() == "Règles : Labyrinthe Master — Labyrinthe"
+    page.select_option("#lang-select", "de")
+    assert page.title().startswith("Regeln: ")
+    room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
+    page.goto(server + room["url"])
+    page.wait_for_function("document.title.startsWith('Raum ')")
+
+
+def test_news_never_covers_the_board(server: str, browser: Any, tmp_path: Path) -> None:
+    _url, a, b, errors = two_players(server, browser, "classic")
+    a.click("[data-testid=start-button]")
+    for page, name in ((a, "desktop"), (b, "phone")):
+        page.wait_for_selector("[data-testid=board]")
+        before = page.locator("[data-testid=board]").bounding_box()
+        page.evaluate(
+            """async () => {
+          const { flash } = await import("/static/js/dom.js");
+          flash(document.getElementById("news"), "Bob found the troll!", 6000);
+        }"""
+        )
+        news = page.locator("[data-testid=news]")
+        assert news.is_visible()
+        board = page.locator("[data-testid=board]").bounding_box()
+        assert not boxes_overlap(news.bounding_box(), board)
+        assert board == before  # the board does not move either
+        page.screenshot(path=str(tmp_path / f"news-{name}.png"))
+    assert errors == []
+
+
+def own_target_marked(page: Any) -> bool:
+    """The viewer's target is marked once: on its board cell, or on the spare tile."""
+    target = page.get_attribute("[data-testid=target]", "data-target")
+    marks = page.locator("[data-testid=target-mark]")
+    if page.locator("[data-testid=spare] .is-target").count():
+        assert marks.count() == 0
+        return False
+    assert marks.count() == 1
+    cell = marks.get_attribute("data-cell")
+    assert f"#t-{target}" in (page.locator(f"[data-cell='{cell}'] .tile").inner_html() or "")
+    return True
+
+
+def test_the_target_is_marked_unlike_the_reachable_cells(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    _url, a, b, errors = two_players(server, browser, "classic")
+    a.click("[data-testid=start-button]")
+    a.wait_for_selector("[data-testid=board][data-legal=ready]")
+    b.wait_for_selector("[data-testid=turn-status][data-phase=push]")
+    on_board = own_target_marked(a)
+    own_target_marked(b)  # each their own: Bob's, not Alice's
+    a.locator("[data-testid^=arrow-][data-active=true]").first.click()
+    a.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+    a.wait_for_selector("[data-testid=board][data-legal=ready]")
+    on_board = own_target_marked(a)
+    cell = a.eval_on_selector(".reachable", "e => getComputedStyle(e).stroke")
+    probe = """() => {
+      const g = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+      g.setAttribute("class", "target-ring");
+      document.getElementById("board").append(g);
+      const stroke = getComputedStyle(g).stroke;
+      g.remove();
+      return stroke;
+    }"""
+    ring = (
+        a.eval_on_selector(".target-ring", "e => getComputedStyle(e).stroke")
+        if on_board
+        else a.evaluate(probe)
+    )
+    assert ring != cell
+    a.screenshot(path=str(tmp_path / "target-and-reachable.png"))
+    assert errors == []
+
+
+def test_options_in_words_and_the_rules_of_that_game(server: str, browser: Any) -> None:
+    room = http_json(
+        "POST",
+        server + "/api/rooms",
+        {"variant": "team", "options": {"mode": "standard", "spell_red": "switch"}},
+    )
+    page = browser.new_page(**DESKTOP)
+    page.goto(server + room["url"])
+    page.wait_for_selector("[data-testid=room-options] li")
+    chips = page.locator("[data-testid=room-options] li").all_text_contents()
+    assert "Mode: Standard" in chips and "Red's spell: Switch" in chips, chips
+    assert "Mode: Standard" in page.text_content("[data-testid=seat-options]")
+    assert page.get_attribute("[data-testid=rules-link]", "href") == "/rules/team"
+    page.select_option("#lang-select", "fr")
+    assert "Mode : Standard" in page.locator("[data-testid=room-options] li").all_text_contents()
+
+    intro = http_json("POST", server + "/api/rooms", {"variant": "team"})
+    page.goto(server + intro["url"])
+    page.wait_for_selector("[data-testid=room-options] li")
+    chips = page.locator("[data-testid=room-options] li").all_text_contents()
+    assert len(chips) == 1 and "Initiation" in chips[0], chips  # no spells in introductory
+
+    classic = http_json("POST", server + "/api/rooms", {"variant": "classic"})
+    page.goto(server + classic["url"])
+    page.select_option("#lang-select", "en")
+    page.wait_for_selector("[data-testid=room-options] li")
+    chips = page.locator("[data-testid=room-options] li").all_text_contents()
+    assert chips == ["Event variant: off", "Return home to win: on"]
+
+
+def test_the_team_form_shows_spells_only_when_they_apply(server: str, browser: Any) -> None:
+    page = browser.new_page(**PHONE)
+    page.goto(server + "/")
+    page.select_option("[data-testid=variant-select]", "team")
+    spells = [f"[data-testid=opt-spell_{c}]" for c in ("red", "yellow", "green", "blue")]
+    assert page.is_visible("[data-testid=opt-mode]")
+    assert not any(page.is_visible(s) for s in spells)
+    page.select_option("[data-testid=opt-mode]", "standard")
+    assert all(page.is_visible(s) for s in spells)
+    page.select_option("[data-testid=opt-mode]", "introductory")
+    assert not any(page.is_visible(s) for s in spells)
+
+
+def test_a_rules_index_and_a_notation_legend_on_every_rules_page(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    page = browser.new_page(**PHONE)
+    page.goto(server + "/")
+    page.click("[data-testid=rules-menu] summary")
+    links = page.locator("[data-testid=rules-menu] a")
+    assert [links.nth(i).get_attribute("href") for i in range(links.count())] == [
+        "/rules/classic", "/rules/master", "/rules/team", "/rules/cards",
+    ]  # fmt: skip
+    page.screenshot(path=str(tmp_path / "rules-menu-phone.png"))
+    for variant in ("classic", "master", "team", "cards"):
+        page.goto(f"{server}/rules/{variant}")
+        rows = page.locator("[data-testid=notation-legend] tbody tr")
+        assert rows.count() >= 4
+        for i in range(rows.count()):
+            code, meaning = rows.nth(i).locator("td").all_text_contents()
+            assert meaning and meaning != code, (variant, code)
+    page.select_option("#lang-select", "de")
+    assert page.text_content("[data-testid=notation-legend] h2") == "Zugnotation"

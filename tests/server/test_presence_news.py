@@ -1,0 +1,59 @@
+"""Presence changes are coalesced: a crowd arriving costs each watcher about one room
+message a second, not one per arrival, and the last one has the true count."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from app.rooms.coalesce import Coalescer
+from tests.server.helpers import hello, make_room, start
+
+ARRIVALS = 30
+
+
+def test_a_crowd_of_spectators_gets_coalesced_room_messages(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    with contextlib.ExitStack() as stack:
+        watcher = stack.enter_context(client.websocket_connect(f"/ws/{code}"))
+        hello(watcher, None)
+        began = time.monotonic()
+        for _ in range(ARRIVALS):
+            hello(stack.enter_context(client.websocket_connect(f"/ws/{code}")), None)
+        elapsed = time.monotonic() - began
+        time.sleep(1.5)  # the last coalesced message is due within a second
+        watcher.send_json({"type": "ping"})
+        rooms: list[dict[str, Any]] = []
+        while (message := watcher.receive_json())["type"] != "pong":
+            if message["type"] == "room":
+                rooms.append(message["room"])
+        assert rooms, "the watcher heard of the arrivals"
+        assert rooms[-1]["spectators"] == ARRIVALS + 1, "the last message has the true count"
+        assert len(rooms) <= 2 + elapsed, f"{len(rooms)} room messages in {elapsed:.1f} s"
+
+
+def test_the_coalescer_runs_at_once_then_once_per_interval() -> None:
+    calls: list[tuple[str, float]] = []
+
+    async def record(key: str) -> None:
+        calls.append((key, asyncio.get_running_loop().time()))
+
+    async def run() -> float:
+        news = Coalescer(record, interval=0.2)
+        started = asyncio.get_running_loop().time()
+        for _ in range(50):
+            await news.poke("a")
+        await news.poke("b")
+        assert [k for k, _ in calls] == ["a", "b"], "a quiet key is told at once"
+        await asyncio.sleep(0.3)
+        await news.stop()
+        return started
+
+    started = asyncio.run(run())
+    assert [k for k, _ in calls] == ["a", "b", "a"], "the 49 others: one call, later"
+    assert calls[2][1] - started >= 0.2
