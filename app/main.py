@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from app import logs
+from app.analysis.cache import Analyses
 from app.builders import replay_builders
 from app.config import ROOT, Settings, get_settings
 from app.metrics import CONTENT_TYPE, Metrics
@@ -80,6 +81,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         builds = replay_builders(settings.replay_processes)
         replays = Replays(repo, settings.replay_cache_size, executor=builds)
         service.on_finished.append(replays.warm)
+        analyses = Analyses(repo, settings.replay_cache_size, executor=builds)
+        service.on_finished.append(analyses.warm)
         computer = ComputerPlayers(
             service, settings.computer_pause, settings.computer_sweep_seconds
         )
@@ -98,6 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.redis = redis
         app.state.service = service
         app.state.replays = replays
+        app.state.analyses = analyses
         app.state.computer = computer
         try:
             yield

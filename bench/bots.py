@@ -38,12 +38,13 @@ PAIRINGS: tuple[tuple[Level, Level], ...] = (
     ("medium", "easy"),
     ("hard", "easy"),
 )
+V2 = {"rules_version": 2}  # what new rooms play
 DUELS: dict[str, tuple[str, dict[str, Any]]] = {
-    "classic": ("classic", {}),
-    "classic+events": ("classic", {"events": True}),
-    "classic+younger": ("classic", {"events": True, "return_home": False}),
-    "master": ("master", {}),
-    "cards": ("cards", {}),
+    "classic": ("classic", V2),
+    "classic+events": ("classic", {"events": True, **V2}),
+    "classic+younger": ("classic", {"events": True, "return_home": False, **V2}),
+    "master": ("master", V2),
+    "cards": ("cards", V2),
 }
 TEAM_MODES = ("introductory", "standard", "expert")
 TEAM_LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
@@ -80,9 +81,11 @@ def run(job: Job) -> tuple[Job, Outcome]:
     return job, play(job.variant, job.levels, job.seed, job.options)
 
 
-def duel_jobs(name: str, games: int) -> Iterator[Job]:
+def duel_jobs(
+    name: str, games: int, pairings: tuple[tuple[Level, Level], ...] = PAIRINGS
+) -> Iterator[Job]:
     variant, options = DUELS[name]
-    for a, b in PAIRINGS:
+    for a, b in pairings:
         for i in range(games):
             levels = (a, b) if i % 2 == 0 else (b, a)
             yield Job(name, variant, options, levels, f"bench-{name}-{a}-{b}-{i}", (a, b))
@@ -96,7 +99,7 @@ def team_jobs(games: int, counts: tuple[int, ...]) -> Iterator[Job]:
                     yield Job(
                         "team",
                         "team",
-                        {"mode": mode},
+                        {"mode": mode, **V2},
                         (level,) * count,
                         f"bench-team-{mode}-{count}-{level}-{i}",
                         (mode, count, level),
@@ -133,18 +136,24 @@ def report_duels(name: str, results: list[tuple[Job, Outcome]]) -> None:
 
 
 def report_times(results: list[tuple[Job, Outcome]]) -> None:
-    times: dict[str, list[float]] = defaultdict(list)
+    """CPU time per decision (what deciding costs), then wall time (what a player waited,
+    inflated by whatever else the shared machine runs)."""
+    cpu: dict[str, list[float]] = defaultdict(list)
+    wall: dict[str, list[float]] = defaultdict(list)
     for _, outcome in results:
         for level, seconds in outcome.seconds.items():
-            times[level].extend(seconds)
+            cpu[level].extend(seconds)
+        for level, seconds in outcome.wall.items():
+            wall[level].extend(seconds)
     for level in ("easy", "medium", "hard"):
-        if times[level]:
-            p50 = percentile(times[level], 0.5) * 1000
-            p99 = percentile(times[level], 0.99) * 1000
-            worst = max(times[level]) * 1000
+        if cpu[level]:
             print(
-                f"  decision time {level:>6}: p50 {p50:6.2f} ms, p99 {p99:6.2f} ms, "
-                f"max {worst:6.1f} ms over {len(times[level])} decisions"
+                f"  decision {level:>6} ({len(cpu[level])}): "
+                f"CPU p50 {percentile(cpu[level], 0.5) * 1000:6.2f} ms "
+                f"p99 {percentile(cpu[level], 0.99) * 1000:6.2f} ms "
+                f"max {max(cpu[level]) * 1000:6.1f} ms; "
+                f"wall p50 {percentile(wall[level], 0.5) * 1000:6.2f} ms "
+                f"p99 {percentile(wall[level], 0.99) * 1000:6.2f} ms"
             )
 
 
@@ -173,18 +182,26 @@ def main() -> None:
     parser.add_argument("--team-counts", default="2,3,4", help="computer players in team")
     parser.add_argument("--workers", type=int, default=2, help="processes (the machine has 2)")
     parser.add_argument(
+        "--pairing",
+        action="append",
+        help="e.g. hard-medium (repeatable; default: the three pairings)",
+    )
+    parser.add_argument(
         "--only", action="append", help=f"one of {', '.join([*DUELS, 'team'])} (repeatable)"
     )
     args = parser.parse_args()
     wanted = args.only or [*DUELS, "team"]
     counts = tuple(int(c) for c in args.team_counts.split(","))
+    pairings = PAIRINGS
+    if args.pairing:
+        pairings = tuple(tuple(p.split("-")) for p in args.pairing)  # type: ignore[misc]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for name in wanted:
             if name == "team":
                 jobs = list(team_jobs(args.team_games, counts))
             else:
                 games = args.master_games if name == "master" else args.games
-                jobs = list(duel_jobs(name, games))
+                jobs = list(duel_jobs(name, games, pairings))
             results = list(pool.map(run, jobs, chunksize=4))
             if name == "team":
                 report_team(results)

@@ -26,7 +26,10 @@ class Outcome:
     result: dict[str, Any] | None  # None: stopped at the action limit
     actions: int
     turns: int
-    seconds: dict[Level, list[float]] = field(default_factory=dict)  # per-decision times
+    # per-decision CPU time of the deciding process (on a shared machine the wall clock
+    # measures the neighbours too), and wall-clock time
+    seconds: dict[Level, list[float]] = field(default_factory=dict)
+    wall: dict[Level, list[float]] = field(default_factory=dict)
 
     @property
     def winners(self) -> list[int]:
@@ -53,9 +56,10 @@ def play(
         level = levels[seat]
         view, legal = game.view(seat), game.legal_actions(seat)
         rng = random.Random(f"{seed}/{seat}/{game.seq}")
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = choose(variant, level, view, legal, rng)
-        outcome.seconds.setdefault(level, []).append(time.perf_counter() - start)
+        outcome.seconds.setdefault(level, []).append(time.process_time() - cpu)
+        outcome.wall.setdefault(level, []).append(time.perf_counter() - start)
         game.apply(seat, action)
     outcome.result = game.result
     outcome.actions = game.seq

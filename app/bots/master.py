@@ -152,6 +152,9 @@ LAIR = cell_of(3, 3)
 COIN = 5.0
 REACH_BONUS = 100.0
 SECOND_PLY_PUSHES = 10
+DENY_PUSHES = 8
+DENY_WEIGHT = 0.7
+DRAGON = 15
 SECOND_PLY_CELLS = 3
 
 
@@ -282,10 +285,51 @@ def _best_stop(
     )
 
 
+def _rival_threat(
+    view: dict[str, Any],
+    board: Board,
+    positions: list[int],
+    tokens: list[tuple[int, int]],
+    forbidden: Slot,
+) -> float:
+    """The most the next player could take on their turn from this board: a token of the
+    lowest value left (walked onto from another cell), or in the final the dragon."""
+    players = view["players"]
+    rival = (view["you"] + 1) % len(players)
+    if view["stage"] == "final":
+        targets = {FRONT[view["dragon"]["facing"]]: float(DRAGON)}
+    elif tokens:
+        lowest = min(v for _, v in tokens)
+        targets = {c: float(v) for c, v in tokens if v == lowest and c != LAIR}
+    else:
+        return 0.0
+    best = 0.0
+    for slot in SLOTS:
+        if slot == forbidden:
+            continue
+        start = carried(slot, positions[rival])
+        moved = {}
+        for cell, value in targets.items():
+            after = after_push(slot, cell)
+            if after is not None and after not in (LAIR, start):
+                moved[after] = value
+        if not moved or max(moved.values()) <= best:
+            continue
+        for rotation in range(4):
+            trial = board.clone()
+            trial.push(slot, rotation)
+            reach = trial.reach_mask_blocked(start, LAIR_MASK)
+            for cell, value in moved.items():
+                if reach >> cell & 1 and value > best:
+                    best = value
+    return best
+
+
 def _hard_push(view: dict[str, Any], pushes: list[Action], rng: random.Random) -> Action:
     board = board_from_view(view)
     you = view["you"]
-    first: list[tuple[float, Action, Board, list[int], dict[str, int], dict[int, int]]] = []
+    final = view["stage"] == "final"
+    first = []
     for action in pushes:
         slot = slot_of(action)
         trial = board.clone()
@@ -295,20 +339,42 @@ def _hard_push(view: dict[str, Any], pushes: list[Action], rng: random.Random) -
         start = positions[you]
         reach = trial.reach_mask_blocked(start, LAIR_MASK)
         cells = cells_of(reach)
-        score = _best_stop(view, trial, start, cells, positions, guardians, targets, False)
+        score, stop = max(
+            (_stop_score(view, trial, start, c, positions, guardians, targets), c) for c in cells
+        )
         if score == 0 and targets:
             score = -min(nearest(reach, t) for t in targets) / 100
-        first.append((score, action, trial, positions, guardians, targets))
+        first.append((score, stop, action, trial, positions, guardians, tokens, targets))
     first.sort(key=lambda item: item[0], reverse=True)
-    if first[0][0] > 0:
-        return best_of([(s, a) for s, a, *_ in first], rng)
     scored = []
-    for score, action, trial, positions, guardians, targets in first[:SECOND_PLY_PUSHES]:
+    if first[0][0] > 0:
+        # Takes: among the best, the one that leaves the next player least.
+        for score, stop, action, trial, positions, _, tokens, _ in first[:DENY_PUSHES]:
+            if score <= 0:
+                break
+            if final:
+                scored.append((score, action))
+                continue
+            moved = positions.copy()
+            moved[you] = stop
+            left = [t for t in tokens if t[0] != stop or t[1] != tokens_value(tokens, stop)]
+            threat = _rival_threat(view, trial, moved, left, slot_of(action).opposite)
+            scored.append((score - DENY_WEIGHT * threat, action))
+        return best_of(scored, rng)
+    low = min((v for v in (t["value"] for t in view["tokens"])), default=DRAGON)
+    for score, _, action, trial, positions, guardians, tokens, targets in first[:SECOND_PLY_PUSHES]:
         start = positions[you]
         cells = cells_of(trial.reach_mask_blocked(start, LAIR_MASK))
         deep = _best_stop(view, trial, start, cells, positions, guardians, targets, True)
-        scored.append((deep + score / 100, action))
+        chances = deep * 100 / 48 * (DRAGON if final else low) / 2
+        threat = _rival_threat(view, trial, positions, tokens, slot_of(action).opposite)
+        scored.append((chances - DENY_WEIGHT * threat + score / 100, action))
     return best_of(scored, rng)
+
+
+def tokens_value(tokens: list[tuple[int, int]], cell: int) -> int | None:
+    """The value of the token on `cell` (the lowest if two share it)."""
+    return min((v for c, v in tokens if c == cell), default=None)
 
 
 def _hard_move(view: dict[str, Any], moves: list[Action], rng: random.Random) -> Action:

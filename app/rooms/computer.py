@@ -69,7 +69,7 @@ class ComputerPlayers:
         self._sweeper: asyncio.Task[None] | None = None
         self.moves = 0  # computer actions this process committed
         self.lost = 0  # computer actions another writer beat to their seq
-        service.on_committed.append(self.poke)
+        service.on_committed.append(self._committed)
 
     # The contract ------------------------------------------------------------------
 
@@ -91,6 +91,13 @@ class ComputerPlayers:
         if turn is None or turn.seat != seat or (seq is not None and turn.seq != seq):
             return False
         return await self._play(turn, level, f"computer:{cause}"[:32])
+
+    def _committed(self, code: str) -> None:
+        """After an action: look only where a seat is the computer's as this process knows
+        the room (its record follows every change through the hub; the sweep covers the
+        rest). Looking costs reads of the room and the log: not for every human move."""
+        if self.service.computer_seated(code):
+            self.poke(code)
 
     def poke(self, code: str) -> None:
         task = self._tasks.get(code)

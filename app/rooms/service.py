@@ -491,6 +491,12 @@ class RoomService:
             )
         return changed
 
+    def computer_seated(self, code: str) -> bool:
+        """Whether a seat of `code` is played by the computer, as this process's record of
+        the room says (True for a room not in memory: only a read can tell)."""
+        room = self.rooms.get(code)
+        return room is None or any(s.level is not None for s in room.record.seats)
+
     async def computer_rooms(self) -> list[str]:
         return await self._db(self.repo.computer_rooms)
 

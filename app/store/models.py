@@ -119,3 +119,18 @@ class Replay(Base):
     version: Mapped[str] = mapped_column(String(32))
     body: Mapped[bytes] = mapped_column(LargeBinary)
     built_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Analysis(Base):
+    """A finished game's analysis as `app/analysis` builds it (gzipped JSON): derived from
+    the log like a replay body, kept so that no process computes it twice; `version`
+    names the code that built it."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[str] = mapped_column(String(32))
+    body: Mapped[bytes] = mapped_column(LargeBinary)
+    built_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

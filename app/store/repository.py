@@ -630,6 +630,24 @@ class Repository:
         except IntegrityError:
             pass
 
+    def stored_analysis(self, game_id: str, version: str) -> bytes | None:
+        """The analysis built for this game by code of `version`, if there is one."""
+        with self._sessions() as s:
+            row = s.get(models.Analysis, game_id)
+            return None if row is None or row.version != version else bytes(row.body)
+
+    def store_analysis(self, game_id: str, version: str, body: bytes) -> None:
+        """Keep a built analysis, replacing one built by other code (a race just loses)."""
+        try:
+            with self._tx() as s:
+                row = s.get(models.Analysis, game_id)
+                if row is None:
+                    s.add(models.Analysis(game_id=game_id, version=version, body=body))
+                else:
+                    row.version, row.body, row.built_at = version, body, models.utcnow()
+        except IntegrityError:
+            pass
+
     def import_game(self, game: GameRecord, actions: list[ActionRecord]) -> None:
         """Store a finished game with no room and its whole log in one transaction, so an
         import is either entirely there or not at all."""

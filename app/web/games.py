@@ -127,12 +127,25 @@ async def get_replay(
 ) -> Response:
     """The moves and one all-revealed frame per step of a finished game: every frame
     whole, or (`?frames=patches`, ext) the first one and the patches to each next one."""
-    packed = await request.app.state.replays.body(game_id, frames)
+    return gzipped_json(request, await request.app.state.replays.body(game_id, frames))
+
+
+def gzipped_json(request: Request, packed: bytes) -> Response:
+    """A finished game's built body (gzipped JSON, it never changes) as the client takes
+    it: as stored when it accepts gzip, else unpacked."""
     headers = {"Cache-Control": "public, max-age=3600", "Vary": "Accept-Encoding"}
     if "gzip" in request.headers.get("accept-encoding", ""):
         headers["Content-Encoding"] = "gzip"
         return Response(packed, media_type="application/json", headers=headers)
     return Response(gzip.decompress(packed), media_type="application/json", headers=headers)
+
+
+@router.get("/games/{game_id}/analysis")
+async def get_analysis(game_id: str, request: Request) -> Response:
+    """(ext) What each turn of a finished game could have done and whether it did
+    (`app/analysis`): marks per turn and a summary per player, built once, off the request
+    path when the game ended; an older game's is built on this first request."""
+    return gzipped_json(request, await request.app.state.analyses.body(game_id))
 
 
 async def _read_record(request: Request) -> Any:
@@ -178,6 +191,7 @@ async def import_game(request: Request, repo: Repo) -> dict[str, Any]:
     record = await _read_record(request)
     stored = await to_thread.run_sync(_import, repo, record)
     request.app.state.replays.warm(stored.id)
+    request.app.state.analyses.warm(stored.id)
     return {"id": stored.id, "url": f"/replay/{stored.id}", "seq": stored.seq}
 
 

@@ -6,6 +6,7 @@
  * `legal` list decides what is offered, the server alone decides what is accepted.
  */
 
+import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
 import { formatList, t } from "./i18n.js";
@@ -553,11 +554,7 @@ export class CardsUI extends GameUI {
         p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
         winner ? h("span", { class: "trophy", "aria-hidden": "true" }, " ★") : null,
         h("span", { class: "hand-count", title: t("cards.hand_count", { n: p.hand_count }) }, "🂠".repeat(p.hand_count)),
-        connected === null ? null : h("span", {
-          class: "conn-dot " + (connected ? "on" : "off"),
-          title: t(connected ? "room.connected" : "room.disconnected"),
-          "aria-label": t(connected ? "room.connected" : "room.disconnected"),
-        })),
+        connected === null ? null : connMark(connected)),
       h("div", { class: "player-stats" },
         h("span", { class: "count", "data-testid": `taken-${p.seat}` }, t("cards.taken_count", { n: p.taken.length })),
         taken)));

@@ -7,6 +7,7 @@
 import { BoardView } from "./board.js";
 import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
+import { connMark } from "./presence.js";
 import { formatList, t } from "./i18n.js";
 import { drawTile, eventIcon, eventName, svg, treasureIcon, treasureName } from "./tiles.js";
 
@@ -333,11 +334,7 @@ export class ClassicUI extends GameUI {
         h("span", { class: "player-name" }, p.name),
         p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
         winner ? h("span", { class: "trophy", "aria-hidden": "true" }, " ★") : null,
-        connected === null ? null : h("span", {
-          class: "conn-dot " + (connected ? "on" : "off"),
-          title: t(connected ? "room.connected" : "room.disconnected"),
-          "aria-label": t(connected ? "room.connected" : "room.disconnected"),
-        })),
+        connected === null ? null : connMark(connected)),
       h("div", { class: "player-stats" },
         h("span", { class: "count" }, t("game.found_count", { found: p.found.length, n: p.remaining })),
         found)));

@@ -38,7 +38,11 @@ export class GameUI {
   /** Send an action once; further clicks wait for the answer (or 5 s, if none comes). */
   act(action) {
     if (this.pending || !this.isMyTurn()) return;
-    if (!this.ctx.sendAction(action)) return;
+    if (!this.ctx.sendAction(action)) {
+      // Nothing went out (the connection is down): say why nothing happens.
+      if (this.ctx.notSent) this.ctx.notSent();
+      return;
+    }
     this.pending = true;
     clearTimeout(this.pendingTimer);
     this.pendingTimer = setTimeout(() => {

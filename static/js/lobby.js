@@ -7,6 +7,7 @@ import { api, ApiError, request } from "./api.js";
 import { byId, h } from "./dom.js";
 import { formatDate, formatList, initI18n, onLanguageChange, t } from "./i18n.js";
 import { setupImport } from "./importer.js";
+import { renderIntro } from "./intro.js";
 import { applies } from "./options.js";
 import { VARIANTS, variantById } from "./variants.js";
 
@@ -123,9 +124,9 @@ function renderLive() {
   for (const g of games) {
     els.live.append(h("li", { class: "game-item", "data-testid": "live-game" },
       h("div", { class: "game-main" },
-        h("span", { class: "game-players" }, formatList(playerNames(g))),
+        h("span", { class: "game-players", title: formatList(playerNames(g)) }, formatList(playerNames(g))),
         h("span", { class: "game-meta" },
-          variantLabel(g.variant), " · ", t("lobby.moves", { n: g.seq ?? 0 }),
+          variantLabel(g.variant), " · ", t("lobby.actions", { n: g.seq ?? 0 }),
           g.started_at ? " · " + t("lobby.started", { date: formatDate(g.started_at) }) : "",
           " · ", h("span", { class: "watching", "data-testid": "watching" }, t("lobby.watching", { n: g.watching ?? 0 })))),
       h("a", { class: "button", href: `/r/${encodeURIComponent(g.room)}` }, t("lobby.watch"))));
@@ -149,10 +150,10 @@ function renderFinished() {
   for (const g of games) {
     els.finished.append(h("li", { class: "game-item", "data-testid": "finished-game" },
       h("div", { class: "game-main" },
-        h("span", { class: "game-players" }, formatList(playerNames(g))),
+        h("span", { class: "game-players", title: formatList(playerNames(g)) }, formatList(playerNames(g))),
         h("span", { class: "game-winner" }, winnerText(g)),
         h("span", { class: "game-meta" },
-          variantLabel(g.variant), " · ", t("lobby.moves", { n: g.seq ?? 0 }),
+          variantLabel(g.variant), " · ", t("lobby.actions", { n: g.seq ?? 0 }),
           g.finished_at ? " · " + t("lobby.ended", { date: formatDate(g.finished_at) }) : "",
           g.imported ? " · " + t("lobby.imported") : "")),
       h("a", { class: "button secondary", "data-testid": "replay-link", href: `/replay/${encodeURIComponent(g.id)}` }, t("lobby.replay"))));
@@ -237,6 +238,9 @@ function setupFilters() {
 
 function main() {
   initI18n();
+  const intro = () => renderIntro(byId("intro-lead"), byId("game-intros"));
+  intro();
+  onLanguageChange(intro);
   renderVariantSelect();
   renderOptions();
   els.variant.addEventListener("change", renderOptions);

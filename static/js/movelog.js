@@ -3,7 +3,7 @@
  * move list and its "what move N did" panel, and the notation legend of the rules pages.
  *
  * The compact notation (`W4+1`, `h0@0,-5+1`, `take:1,-1`) stays the record's language;
- * players read a sentence ("pushed the tile in at W4, turned once"), with the notation
+ * players read a sentence ("pushed at W4, turned once"), with the notation
  * beside it as a small label. Words come from the notation alone, so the whole history a
  * room sends (notations only) reads as well as the moves seen live; a move's events
  * (when known: live moves, replays) add what it found or took. A notation this module
@@ -15,7 +15,7 @@ import { eventName, treasureName } from "./tiles.js";
 
 const TEXT = {
   en: {
-    "log.push": "pushed the tile in at {slot}",
+    "log.push": "pushed at {slot}",
     "log.turned.1": "turned once",
     "log.turned.2": "turned twice",
     "log.turned.3": "turned three times",
@@ -34,6 +34,11 @@ const TEXT = {
     "log.accept": "accepted the roll",
     "log.challenge": "challenged the dragon",
     "log.decline": "did not challenge the dragon",
+    "log.decline_bonus": "declined the bonus turn",
+    "log.open": "opened the pile",
+    "log.daedalus": "turned the first page of the Book of Daedalus",
+    "ev.opened": "{name} opened the pile",
+    "ev.declined": "{name} declined the bonus turn",
     "log.double_turn": "played card {card} for a double turn",
     "log.end_turn": "ended the turn",
     "log.place": "placed a card",
@@ -102,7 +107,7 @@ const TEXT = {
     "legend.meaning": "Meaning",
   },
   fr: {
-    "log.push": "a poussé la plaque en {slot}",
+    "log.push": "a poussé en {slot}",
     "log.turned.1": "tournée une fois",
     "log.turned.2": "tournée deux fois",
     "log.turned.3": "tournée trois fois",
@@ -121,6 +126,11 @@ const TEXT = {
     "log.accept": "a accepté le jet",
     "log.challenge": "a défié le dragon",
     "log.decline": "n'a pas défié le dragon",
+    "log.decline_bonus": "a renoncé au tour bonus",
+    "log.open": "a ouvert la pile",
+    "log.daedalus": "a tourné la première page du livre de Dédale",
+    "ev.opened": "{name} a ouvert la pile",
+    "ev.declined": "{name} a renoncé au tour bonus",
     "log.double_turn": "a joué la carte {card} pour un double tour",
     "log.end_turn": "a fini son tour",
     "log.place": "a posé une carte",
@@ -188,7 +198,7 @@ const TEXT = {
     "legend.meaning": "Signification",
   },
   de: {
-    "log.push": "schob die Karte bei {slot} ein",
+    "log.push": "schob bei {slot} ein",
     "log.turned.1": "einmal gedreht",
     "log.turned.2": "zweimal gedreht",
     "log.turned.3": "dreimal gedreht",
@@ -207,6 +217,11 @@ const TEXT = {
     "log.accept": "nahm den Wurf an",
     "log.challenge": "forderte den Drachen heraus",
     "log.decline": "forderte den Drachen nicht heraus",
+    "log.decline_bonus": "verzichtete auf den Bonuszug",
+    "log.open": "öffnete den Stapel",
+    "log.daedalus": "schlug die erste Seite des Buchs des Daedalus auf",
+    "ev.opened": "{name} öffnete den Stapel",
+    "ev.declined": "{name} verzichtete auf den Bonuszug",
     "log.double_turn": "spielte Karte {card} für einen Doppelzug",
     "log.end_turn": "beendete den Zug",
     "log.place": "legte eine Karte an",
@@ -278,9 +293,9 @@ addTranslations(TEXT);
 
 /** Example notations of each game, for the rules pages' legend. */
 export const LEGEND = {
-  classic: ["Nb", "W4+1", "c3", "swap:2", "pick:crown", "pick"],
+  classic: ["Nb", "W4+1", "c3", "swap:2", "pick:crown", "pick", "open", "decline"],
   master: ["Nb", "W4+1", "c3", "coin", "no_coin", "reroll:3", "accept", "challenge", "decline", "double_turn:9", "end_turn"],
-  team: ["Nb", "W4+1", "c3", "c3*", "rotate:c2=NES", "switch:b2-b3", "orient:ES", "end"],
+  team: ["daedalus", "Nb", "W4+1", "c3", "c3*", "rotate:c2=NES", "switch:b2-b3", "orient:ES", "end"],
   cards: ["h0@2,-1+1", "take:0,-1/3,1", "take:-", "discard:h1"],
 };
 
@@ -300,7 +315,8 @@ function motifName(name) {
  * A move's notation in words (no name: the log shows it beside), or null when the
  * notation is not one this module knows.
  * @param {string} notation
- * @param {{names?: (seat: number) => string, events?: object[]}} [ctx]
+ * @param {{variant?: string, names?: (seat: number) => string, events?: object[]}} [ctx]
+ *   `variant`: the game, where one notation means different things (`decline`)
  */
 export function moveWords(notation, ctx = {}) {
   const text = String(notation || "");
@@ -317,6 +333,9 @@ export function moveWords(notation, ctx = {}) {
   if ((m = /^switch:([a-g][1-7])-([a-g][1-7])$/.exec(text))) return t("log.switch", { a: m[1], b: m[2] });
   if (/^orient:[NESW]+$/.test(text)) return t("log.orient");
   if (text === "end") return t("log.end");
+  if (text === "open") return t("log.open");
+  if (text === "daedalus") return t("log.daedalus");
+  if (text === "decline" && ctx.variant === "classic") return t("log.decline_bonus");
   if (["coin", "no_coin", "accept", "challenge", "decline", "end_turn"].includes(text)) return t(`log.${text}`);
   if ((m = /^(reroll|double_turn):(\d+)$/.exec(text))) return t(`log.${m[1]}`, { card: m[2] });
   if ((m = /^h[01]@-?\d+,-?\d+(?:\+([1-3]))?$/.exec(text))) {
@@ -370,6 +389,8 @@ export function eventWords(ev, ctx = {}) {
     case "event": return t("ev.event", { event: eventName(ev.name) });
     case "swapped": return t("ev.swapped", { name, other: names(ev.with) });
     case "picked": return t("ev.picked", { name });
+    case "opened": return t("ev.opened", { name });
+    case "declined": return t("ev.declined", { name });
     case "moved":
       if (ev.spell) return t("ev.moved_spell", { name, from: cellOf(ev.from), to: cellOf(ev.to), spell: t(`spell.${ev.spell}`) });
       return t(ev.wall ? "ev.moved_wall" : "ev.moved", { name, from: cellOf(ev.from), to: cellOf(ev.to) });

@@ -9,6 +9,7 @@
  * `GAME_UIS` (app/web/pages.py).
  */
 
+import { ReplayAnalysis } from "./analysis.js";
 import { answerBody, ApiError, request } from "./api.js";
 import { PatchedFrames } from "./patches.js";
 import { byId, colorDot, flash, h, unflash } from "./dom.js";
@@ -49,6 +50,9 @@ const els = {
   verify: byId("replay-verify"),
   download: byId("replay-download"),
   verdict: byId("replay-verdict"),
+  board: byId("replay-board"),
+  analysis: byId("replay-analysis"),
+  analysisNote: byId("replay-analysis-note"),
 };
 
 /** Timings for bench/replay_speed.py: ms since navigation start, and per-step render ms. */
@@ -71,6 +75,8 @@ const state = {
   painted: false,
   /** what the revealed panel shows now (see renderSecrets) */
   secretsSig: "",
+  /** @type {ReplayAnalysis|null} the game's analysis, once asked for */
+  analysis: null,
 };
 
 // ---------------------------------------------------------------- drawing one step
@@ -91,8 +97,11 @@ function show(k, consecutive = false) {
   state.at = at;
   // The news of the step shown before no longer applies (a single step forward shows its own).
   unflash(els.news);
-  state.ui.setState({ type: "state", seq: at, view: state.frames.at(at), last: at ? lastOf(at) : null },
+  // The analysis may show, instead, the position after a better push than the one played.
+  const preview = state.analysis && state.analysis.frameFor(at);
+  state.ui.setState({ type: "state", seq: at, view: preview || state.frames.at(at), last: at && !preview ? lastOf(at) : null },
     consecutive && at === previous + 1);
+  if (state.analysis) state.analysis.show(els.board, els.analysisNote, at);
   renderPosition();
   highlight(previous, at);
   renderSecrets();
@@ -211,7 +220,7 @@ function renderEvents() {
   els.events.append(
     h("h3", {}, t("replay.events", { seq: move.seq })),
     h("p", { class: "replay-move-words", "data-testid": "replay-move-words" },
-      h("strong", {}, seatName(move.seat)), " ", moveWords(move.notation, { names: seatName, events: move.events }) || move.notation,
+      h("strong", {}, seatName(move.seat)), " ", moveWords(move.notation, { variant: page.dataset.variant, names: seatName, events: move.events }) || move.notation,
       " ", h("code", { class: "log-notation" }, move.notation || "")),
     list);
 }
@@ -236,12 +245,13 @@ function buildMoveList() {
         h("span", { class: "log-seq" }, `${move.seq}.`),
         colorDot(COLORS[seat % COLORS.length]),
         h("span", { class: "log-text" }, h("span", { class: "log-name" }, who[seat] ?? `#${seat}`), " ",
-          entryWords(move.notation, { names: seatName, events: move.events })),
+          entryWords(move.notation, { variant: page.dataset.variant, names: seatName, events: move.events })),
         h("code", { class: "log-notation" }, move.notation || "")));
     state.entries.push(entry);
     els.moves.append(entry);
   }
   els.moves.dataset.count = String(data.moves.length);
+  if (state.analysis) state.analysis.markEntries(state.entries, goTo);
 }
 
 // ---------------------------------------------------------------- stepping and autoplay
@@ -419,6 +429,7 @@ function renderAll() {
   renderPlay();
   show(state.at);
   renderVerdict();
+  if (state.analysis) state.analysis.renderSummary();
 }
 
 async function load(Ui) {
@@ -455,6 +466,20 @@ async function load(Ui) {
   buildMoveList();
   highlight(state.at, state.at);
   page.dataset.state = "ready";
+  loadAnalysis();
+}
+
+/** The marks come after the replay is shown: they never hold up its first frame. */
+async function loadAnalysis() {
+  const analysis = new ReplayAnalysis(gameId, {
+    summary: els.analysis, names, variant: page.dataset.variant, redraw: () => show(state.at),
+  });
+  state.analysis = analysis;
+  if (!(await analysis.load())) return;
+  analysis.markEntries(state.entries, goTo);
+  analysis.renderSummary();
+  show(state.at);
+  page.dataset.analysis = "ready";
 }
 
 /**

@@ -9,6 +9,7 @@ import { ClassicUI } from "./classic.js";
 import { MasterUI } from "./master.js";
 import { TeamUI } from "./team.js";
 import { byId, colorDot, flash, h, unflash } from "./dom.js";
+import { connMark, presenceNews } from "./presence.js";
 import { initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { entryWords } from "./movelog.js";
 import { optionWords } from "./options.js";
@@ -132,6 +133,9 @@ function createGameUI() {
       },
       showError,
       showNews,
+      notSent() {
+        showError(t("presence.offline_click"));
+      },
       isConnected(seat) {
         const s = app.room && app.room.seats.find((x) => x.seat === seat);
         return s ? !!s.connected : null;
@@ -224,6 +228,7 @@ function updateTitle(view) {
 
 function setRoom(room) {
   if (!room) return;
+  for (const line of presenceNews(app.room && app.room.seats, room.seats, app.seat)) showNews(line);
   app.room = room;
   for (const s of room.seats) {
     if (!app.names.has(s.seat) || room.status === "lobby") app.names.set(s.seat, s.name);
@@ -290,11 +295,7 @@ function renderLobby() {
         h("span", { class: "seat-name" }, s.name),
         s.kind === "bot" ? h("span", { class: "muted" }, ` (${t("room.bot")})`) : null,
         s.seat === app.seat ? h("span", { class: "muted" }, ` (${t("room.you")})`) : null,
-        h("span", {
-          class: "conn-dot " + (s.connected ? "on" : "off"),
-          title: t(s.connected ? "room.connected" : "room.disconnected"),
-          "aria-label": t(s.connected ? "room.connected" : "room.disconnected"),
-        })));
+        connMark(s.connected || s.kind === "bot")));
     } else {
       els.seats.append(h("li", { class: "seat free", "data-testid": `seat-${i}` },
         colorDot(color, "big hollow"), h("span", { class: "muted" }, t("room.free_seat"))));
@@ -312,6 +313,14 @@ function renderLobby() {
   } else {
     els.lobbyHelp.textContent = full ? t("room.full") : t("room.lobby_help");
   }
+}
+
+/** Names stop at 32 characters: the form says so, and counts. */
+function renderNameHelp() {
+  const help = byId("join-name-help");
+  const n = [...els.joinName.value].length;
+  help.textContent = t("room.name_limit", { n });
+  help.dataset.full = n >= 32 ? "true" : "false";
 }
 
 async function join(ev) {
@@ -365,7 +374,7 @@ function renderLog() {
   for (const entry of app.log) {
     const seat = entry.seat;
     const name = seat === null || seat === undefined ? "" : app.names.get(seat) || `#${seat}`;
-    const words = entryWords(entry.notation, { names: seatName, events: entry.events });
+    const words = entryWords(entry.notation, { variant: variant.id, names: seatName, events: entry.events });
     list.append(h("li", { class: "log-entry", "data-testid": "log-entry", "data-seq": entry.seq },
       h("span", { class: "log-seq" }, `${entry.seq}.`),
       seat === null || seat === undefined ? null : colorDot(app.colors.get(seat) || COLORS[seat % 4]),
@@ -439,6 +448,12 @@ function setupShare() {
 function renderConn(status) {
   els.conn.dataset.status = status;
   els.conn.textContent = t(`room.conn.${status}`);
+  // Once connected, losing the connection is said where one plays, not only in the header.
+  if (status === "online") app.wasOnline = true;
+  const banner = byId("offline-banner");
+  banner.hidden = !(app.wasOnline && (status === "offline" || status === "connecting"));
+  banner.textContent = t("presence.offline");
+  page.dataset.conn = status;
 }
 
 // ---------------------------------------------------------------- start-up
@@ -450,6 +465,7 @@ function renderAll() {
   renderSpectators();
   renderLobby();
   renderOptions();
+  renderNameHelp();
   renderLog();
   if (app.game && app.hasState) app.game.render({});
   updateTitle(app.game ? app.game.view : null);
@@ -465,6 +481,7 @@ async function main() {
     els.joinName.value = "";
   }
   els.joinForm.addEventListener("submit", join);
+  els.joinName.addEventListener("input", renderNameHelp);
   els.start.addEventListener("click", start);
   els.chatForm.addEventListener("submit", sendChat);
   socket.addEventListener("message", (ev) => onMessage(ev.detail));

@@ -20,7 +20,7 @@ function render() {
   if (notation) {
     // Each example in words through the very code the move log uses.
     const examples = LEGEND[notation.dataset.variant] || [];
-    const sample = { names: (seat) => ["Ann", "Bob", "Cid", "Dee"][seat] || `#${seat}` };
+    const sample = { variant: notation.dataset.variant, names: (seat) => ["Ann", "Bob", "Cid", "Dee"][seat] || `#${seat}` };
     notation.replaceChildren(
       h("h2", { id: "notation-title" }, t("legend.title")),
       h("p", {}, t("legend.intro")),

@@ -8,6 +8,7 @@
 
 import { ClassicUI } from "./classic.js";
 import { BOARD_SIZE } from "./board.js";
+import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { drawTile, svg, treasureIcon, treasureName } from "./tiles.js";
@@ -124,7 +125,8 @@ export class TeamUI extends ClassicUI {
     const shown = {
       ...v,
       board: { ...v.board, tiles: v.board.tiles.map((row) => row.map(asDrawable)), last_push: null },
-      players: v.players.map((p) => ({ ...p, target: null, found: [], remaining: p.board.length })),
+      // No single target (and no "go home"): the treasure boards are highlighted below.
+      players: v.players.map((p) => ({ ...p, target: undefined, found: [], remaining: p.board.length })),
     };
     const real = this.view;
     this.view = shown;
@@ -198,6 +200,7 @@ export class TeamUI extends ClassicUI {
     const box = this.els.target;
     box.replaceChildren();
     box.hidden = false;
+    box.classList.add("team-target");
     box.append(
       h("div", { class: "team-progress", "data-testid": "team-portal" },
         h("span", { class: "label" }, t("team.portal")),
@@ -259,7 +262,9 @@ export class TeamUI extends ClassicUI {
     if (!me || v.status !== "playing") return;
     const legal = this.isMyTurn() && !this.pending ? this.legal || [] : [];
     const has = (type, pred = () => true) => legal.some((a) => a.type === type && pred(a));
-    const used = new Set(v.turn ? v.turn.used : []);
+    // The spells used this turn are the current player's: one's own read as used only on one's turn.
+    const mine = this.isMyTurn();
+    const used = new Set(v.turn && mine ? v.turn.used : []);
     box.append(h("h2", {}, t("team.spells")));
     if (v.turn && v.turn.phase === "orient" && this.isMyTurn()) {
       box.append(h("p", { class: "help" }, t("team.orient_help")));
@@ -288,11 +293,15 @@ export class TeamUI extends ClassicUI {
         onClick = () => { this.mode = this.mode === "switch" ? null : "switch"; this.picked = null; this.render({}); };
       }
       if (["traverse", "teleport", "escape"].includes(spell)) usable = has("move", (a) => a.spell);
+      // Push and the move spells act through the board: a click says how.
+      if (!onClick) onClick = () => { this.mode = this.mode === spell ? null : spell; this.picked = null; this.render({}); };
+      // Its state in words under its name (phones show no tooltips).
+      const state = !mine ? "wait" : used.has(spell) ? "used" : usable ? "ready" : "unavailable";
       row.append(h("button", {
-        type: "button", class: "choice spell" + (usable ? " usable" : "") + (used.has(spell) ? " used" : "") + (this.mode === spell ? " aiming" : ""),
-        "data-testid": `spell-${spell}`, "data-usable": usable ? "true" : "false", disabled: !usable || !onClick,
-        title: t(`team.spell.${spell}.help`), on: onClick ? { click: onClick } : {},
-      }, t(`spell.${spell}`)));
+        type: "button", class: `choice spell spell-${state}` + (usable ? " usable" : "") + (used.has(spell) ? " used" : "") + (this.mode === spell ? " aiming" : ""),
+        "data-testid": `spell-${spell}`, "data-usable": usable ? "true" : "false", "data-state": state, disabled: !usable,
+        title: t(`team.spell.${spell}.help`), on: { click: onClick },
+      }, h("span", { class: "spell-name" }, t(`spell.${spell}`)), h("small", { class: "spell-state" }, t(`team.spell_state.${state}`))));
     }
     row.append(h("button", {
       type: "button", class: "choice end-turn", "data-testid": "end-turn", disabled: !has("end"),
@@ -311,7 +320,8 @@ export class TeamUI extends ClassicUI {
       }
       box.append(h("p", { class: "help" }, t("team.rotate_pick", { cell: CELL(r, c) })), pick);
     } else if (this.mode) {
-      box.append(h("p", { class: "help" }, t(`team.${this.mode}_help`)));
+      const key = this.mode === "rotate" || this.mode === "switch" ? `team.${this.mode}_help` : `team.spell.${this.mode}.help`;
+      box.append(h("p", { class: "help", "data-testid": "spell-help" }, t(key)));
     }
   }
 
@@ -331,7 +341,7 @@ export class TeamUI extends ClassicUI {
           colorDot(p.color, "big"),
           h("span", { class: "player-name" }, p.name),
           p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
-          connected === null ? null : h("span", { class: "conn-dot " + (connected ? "on" : "off") })),
+          connected === null ? null : connMark(connected)),
         h("div", { class: "player-stats" },
           cards,
           h("span", { class: "team-spell-list" }, p.spells.map((s) => t(`spell.${s}`)).join(" · ")))));

@@ -8,15 +8,17 @@ from typing import Any
 
 from app.rules import Game
 
+V2 = {"rules_version": 2}
 VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
-    ("classic", {}),
-    ("classic", {"events": True}),
-    ("classic", {"events": True, "return_home": False}),
-    ("master", {}),
-    ("team", {"mode": "introductory"}),
-    ("team", {"mode": "standard"}),
-    ("team", {"mode": "expert"}),
-    ("cards", {}),
+    ("classic", V2),
+    ("classic", {"events": True, **V2}),
+    ("classic", {"events": True, "return_home": False, **V2}),
+    ("classic", {"events": True}),  # rules version 1: games stored before version 2
+    ("master", V2),
+    ("team", {"mode": "introductory", **V2}),
+    ("team", {"mode": "standard", **V2}),
+    ("team", {"mode": "expert", **V2}),
+    ("cards", V2),
 )
 
 

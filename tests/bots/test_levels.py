@@ -9,7 +9,7 @@ import pytest
 
 from app.bots import LEVELS, Level, choose, label
 from app.bots.arena import play
-from tests.bots.helpers import VARIANTS, positions, variant_id
+from tests.bots.helpers import V2, VARIANTS, positions, variant_id
 
 
 @pytest.mark.parametrize("case", VARIANTS, ids=variant_id)
@@ -66,7 +66,7 @@ def test_labels_say_what_plays() -> None:
 def test_unknown_action_types_are_handled() -> None:
     """A rule added later (an action type the players do not know) gets a sensible legal
     answer: an opportunity taken rather than declined."""
-    game = next(positions("classic", {}, "unknown"))
+    game = next(positions("classic", V2, "unknown"))
     view = game.view(game.to_move)
     legal = [{"type": "decline_bonus"}, {"type": "bonus_turn"}]
     for level in LEVELS:

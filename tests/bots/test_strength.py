@@ -7,7 +7,7 @@ import random
 from app.bots import choose
 from app.rules import Game
 from app.rules.board import cell_of
-from tests.bots.helpers import positions
+from tests.bots.helpers import V2, positions
 
 
 def _target_cell(game: Game, seat: int) -> int | None:
@@ -37,7 +37,7 @@ def test_hard_classic_takes_a_reachable_target() -> None:
     card this turn (push, then move), in every such position of several games."""
     found = 0
     for seed in ("reach-1", "reach-2", "reach-3"):
-        for k, game in enumerate(positions("classic", {}, seed, players=2, steps=150)):
+        for k, game in enumerate(positions("classic", V2, seed, players=2, steps=150)):
             seat = game.to_move
             if game.state.turn.phase != "push" or not _pushes_that_reach(game, seat):
                 continue
@@ -56,7 +56,7 @@ def test_hard_classic_takes_a_reachable_target() -> None:
 
 def test_medium_classic_also_takes_a_reachable_target_but_easy_sometimes_does_not() -> None:
     outcomes = {"medium": [], "easy": []}
-    for k, game in enumerate(positions("classic", {}, "reach-levels", players=2, steps=300)):
+    for k, game in enumerate(positions("classic", V2, "reach-levels", players=2, steps=300)):
         seat = game.to_move
         if game.state.turn.phase != "push" or not _pushes_that_reach(game, seat):
             continue
@@ -77,7 +77,7 @@ def test_medium_classic_also_takes_a_reachable_target_but_easy_sometimes_does_no
 def test_hard_cards_takes_the_biggest_take() -> None:
     checked = 0
     for seed in range(12):
-        for k, game in enumerate(positions("cards", {}, f"take-{seed}", players=3)):
+        for k, game in enumerate(positions("cards", V2, f"take-{seed}", players=3)):
             seat = game.to_move
             legal = game.legal_actions(seat)
             if legal[0]["type"] != "take":
@@ -92,7 +92,7 @@ def test_hard_cards_places_where_it_takes_the_most_when_that_is_not_risky() -> N
     """With cards to take on offer, the hard player's placement takes at least one."""
     offered = taken = 0
     for seed in range(12):
-        for k, game in enumerate(positions("cards", {}, f"place-{seed}", players=2)):
+        for k, game in enumerate(positions("cards", V2, f"place-{seed}", players=2)):
             seat = game.to_move
             legal = game.legal_actions(seat)
             if legal[0]["type"] != "place":
@@ -117,7 +117,7 @@ def test_hard_cards_places_where_it_takes_the_most_when_that_is_not_risky() -> N
 def test_hard_master_walks_onto_a_token_it_can_take() -> None:
     checked = 0
     for seed in range(6):
-        for k, game in enumerate(positions("master", {}, f"token-{seed}", players=2, steps=200)):
+        for k, game in enumerate(positions("master", V2, f"token-{seed}", players=2, steps=200)):
             seat = game.to_move
             view = game.view(seat)
             if view["turn"]["phase"] != "move" or view["stage"] == "final":

@@ -67,14 +67,14 @@ def test_the_move_log_reads_in_words_in_every_language(
     words = b.locator("[data-testid=log-words]").all_text_contents()
     notations = b.locator("[data-testid=log-entry] .log-notation").all_text_contents()
     slot = notations[0].split("+")[0]
-    assert words[0].startswith(f"pushed the tile in at {slot}"), words
+    assert words[0].startswith(f"pushed at {slot}"), words
     assert words[1] == f"moved to {notations[1]}", words
     assert b.text_content("[data-testid=log-entry] .log-name") == "Alice"
     assert not any(RAW.search(w) for w in words), words
 
     expected = {
-        "fr": ("a poussé la plaque en", "est allé en"),
-        "de": ("schob die Karte bei", "zog nach"),
+        "fr": ("a poussé en", "est allé en"),
+        "de": ("schob bei", "zog nach"),
     }
     for lang, (push, move) in expected.items():
         b.select_option("[data-testid=lang-select]", lang)
@@ -87,9 +87,7 @@ def test_the_move_log_reads_in_words_in_every_language(
     # a reload brings the history (notations only), still in words
     b.reload()
     b.wait_for_selector("[data-testid=move-log][data-count='2']")
-    assert (
-        b.locator("[data-testid=log-words]").first.text_content().startswith("schob die Karte bei")
-    )
+    assert b.locator("[data-testid=log-words]").first.text_content().startswith("schob bei")
     assert errors == []
 
 
@@ -303,3 +301,160 @@ def test_a_rules_index_and_a_notation_legend_on_every_rules_page(
             assert meaning and meaning != code, (variant, code)
     page.select_option("#lang-select", "de")
     assert page.text_content("[data-testid=notation-legend] h2") == "Zugnotation"
+
+
+RECORD_SOCKETS = """(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      window.__sockets.push(this);
+    }
+  };
+})();"""
+
+
+def test_connection_state_in_words(server: str, browser: Any, tmp_path: Path) -> None:
+    room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
+    url = server + room["url"]
+    ctx_a = browser.new_context(**DESKTOP)
+    ctx_a.add_init_script(RECORD_SOCKETS)
+    ctx_b = browser.new_context(**PHONE)
+    for ctx in (ctx_a, ctx_b):
+        ctx.set_default_timeout(15000)
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    join_room(a, url, "Alice", 0)
+    join_room(b, url, "Chloé", 1)
+    a.click("[data-testid=start-button]")
+    a.wait_for_selector("[data-testid=board][data-legal=ready]")
+    b.wait_for_selector("[data-testid=turn-status][data-phase=push]")
+
+    # Chloé drops: Alice reads it in the news and beside Chloé's name
+    ctx_b.close()
+    a.wait_for_selector("[data-testid=player-1] [data-testid=conn-mark][data-connected=false]")
+    assert "reconnecting" in a.text_content("[data-testid=player-1]")
+    news = a.locator("[data-testid=news]")
+    assert news.is_visible() and "Chloé left" in news.text_content()
+    a.screenshot(path=str(tmp_path / "player-left.png"))
+
+    # Alice's own connection goes: a banner says so, and a click on an arrow explains
+    ctx_a.set_offline(True)
+    a.evaluate("() => window.__sockets.forEach((s) => s.close())")
+    banner = a.locator("[data-testid=offline-banner]")
+    banner.wait_for(state="visible")
+    assert "offline" in banner.text_content()
+    a.locator("[data-testid^=arrow-][data-active=true]").first.click()
+    toast = a.locator("[data-testid=error-toast]")
+    assert toast.is_visible() and "offline" in toast.text_content()
+    a.screenshot(path=str(tmp_path / "offline.png"))
+    ctx_a.set_offline(False)
+    banner.wait_for(state="hidden", timeout=20000)
+    ctx_a.close()
+
+
+def test_team_spells_say_their_state(server: str, browser: Any, tmp_path: Path) -> None:
+    # rules version 1: the turn starts with the spells (version 2 begins with Daedalus's
+    # first card, an action of its own that the rules' UI offers)
+    options = {"mode": "standard", "rules_version": 1}
+    _url, a, b, errors = two_players(server, browser, "team", options)
+    a.click("[data-testid=start-button]")
+    a.wait_for_selector("[data-testid=board][data-legal=ready]")
+    b.wait_for_selector("[data-testid=spell-push]")
+    # Alice's turn: her push is ready (and says so); Bob's spells wait for his turn,
+    # neither crossed out nor looking usable
+    push = a.locator("[data-testid=spell-push]")
+    assert push.get_attribute("data-state") == "ready" and push.is_enabled()
+    assert "ready" in push.text_content()
+    push.click()
+    assert "arrow" in a.text_content("[data-testid=spell-help]")
+    for spell in b.locator("[data-testid^=spell-]").all():
+        if spell.get_attribute("data-testid") == "spell-help":
+            continue
+        assert spell.get_attribute("data-state") == "wait"
+        assert "on your turn" in spell.text_content()
+        assert "line-through" not in spell.evaluate(
+            "e => getComputedStyle(e.querySelector('.spell-name')).textDecorationLine"
+        )
+    # after her push, Alice's push reads as used, in words
+    a.locator("[data-testid^=arrow-][data-active=true]").first.click()
+    a.wait_for_selector("[data-testid=spell-push][data-state=used]")
+    assert "used this turn" in a.text_content("[data-testid=spell-push]")
+    # the status box keeps to two lines at most (no squeezed board)
+    box = a.locator("[data-testid=target]").bounding_box()
+    assert box["height"] < 80
+    b.screenshot(path=str(tmp_path / "team-phone.png"))
+    a.screenshot(path=str(tmp_path / "team-desktop.png"))
+    assert errors == []
+
+
+def test_one_bonus_line_and_no_stale_controls(server: str, browser: Any) -> None:
+    """Classic: the Stay button only while one may stay; nothing to rotate once over."""
+    _url, a, b, errors = two_players(server, browser, "classic")
+    a.click("[data-testid=start-button]")
+    a.wait_for_selector("[data-testid=board][data-legal=ready]")
+    assert not a.is_visible("[data-testid=stay-button]")  # push phase
+    assert not b.is_visible("[data-testid=stay-button]")  # waiting
+    a.locator("[data-testid^=arrow-][data-active=true]").first.click()
+    a.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+    a.wait_for_selector("[data-testid=board][data-legal=ready]")
+    assert a.is_visible("[data-testid=stay-button]")
+    assert not b.is_visible("[data-testid=stay-button]")
+    assert errors == []
+
+
+def test_lobby_lists_read_cleanly(server: str, browser: Any, tmp_path: Path) -> None:
+    long = "Maximilian-Alexander von Hohenzollern"[:32]
+    record = greedy_record(players=2, seed="e2e-lobby")
+    record["players"] = [long, "Bo"]
+    http_json("POST", server + "/api/games/import", record)
+    page = browser.new_page(**PHONE)
+    page.goto(server + "/")
+    game = page.locator("[data-testid=finished-game]").first
+    game.wait_for()
+    names = game.locator(".game-players")
+    line = names.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
+    assert names.bounding_box()["height"] < 2 * line  # one line, cut with an ellipsis
+    assert names.get_attribute("title").startswith(long)
+    winner = game.locator(".game-winner")
+    assert winner.evaluate("e => getComputedStyle(e).color") != "rgb(179, 38, 30)"
+    assert re.search(rf"\b{len(record['actions'])} actions\b", game.text_content())
+    # the four games, each with its pitch and rules link
+    for variant in ("classic", "master", "team", "cards"):
+        intro = page.locator(f"[data-testid=intro-{variant}]")
+        assert intro.locator(".intro-pitch").text_content().strip()
+        assert intro.locator("a").get_attribute("href") == f"/rules/{variant}"
+    page.screenshot(path=str(tmp_path / "lobby-phone.png"), full_page=True)
+
+    # a room's name field says where names stop
+    room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
+    page.goto(server + room["url"])
+    page.fill("[data-testid=join-name]", "x" * 40)
+    assert page.input_value("[data-testid=join-name]") == "x" * 32
+    help_text = page.text_content("[data-testid=join-name-help]")
+    assert "32" in help_text and "32/32" in help_text
+
+
+def test_replay_layout_holds(server: str, browser: Any) -> None:
+    record = greedy_record(players=3, seed="e2e-layout", events=True)
+    game_id = http_json("POST", server + "/api/games/import", record)["id"]
+    page = browser.new_page(**DESKTOP)
+    page.goto(f"{server}/replay/{game_id}?at=10")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    before = page.locator("[data-testid=board]").bounding_box()
+    page.click('[data-testid="replay-verify"]')
+    page.wait_for_selector('[data-testid="replay-verdict"][data-ok="true"]')
+    page.evaluate("window.scrollTo(0, 0)")
+    assert page.locator("[data-testid=board]").bounding_box()["y"] == before["y"]
+    # the Revealed heading keeps its distance from the player cards above it
+    gap = page.evaluate(
+        """() => {
+      const heading = document.querySelector(".replay-players-card h3");
+      const list = document.getElementById("replay-player-list");
+      return heading.getBoundingClientRect().top - list.getBoundingClientRect().bottom;
+    }"""
+    )
+    assert gap >= 12
+    # the file input shows its whole text
+    width = page.locator("[data-testid=import-file]").bounding_box()["width"]
+    assert width >= 250

@@ -1,0 +1,68 @@
+"""Replay analysis: what each turn of a finished game could have done, and whether it did.
+
+Lichess made replays worth opening by judging every move; this does the same for the
+Labyrinth games. Each variant's judge re-plays the record once and, at the start of every
+turn, looks at the position through the acting seat's own view (`engine.view(state,
+seat)`): the same facts the player had, never the seed, another hand or a face-down face.
+So a mark judges a decision the player could actually have made. The one exception is
+said where it is made: a classic "gift" needs the next player's target, which the giver
+could not see.
+
+The result is data (`GET /api/games/{id}/analysis`), built once per finished game in the
+replay build process and stored like the replay body:
+
+    {"variant": "classic",
+     "turns": [{"seq": 1, "seat": 0, "marks": [{"kind": "missed", ...}], ...}],
+     "players": [{"seat": 0, "turns": 12, "missed": 2, "gifts": 1, "accuracy": 0.83}]}
+
+`seq` of a turn is the seq of its first action, the step the replay page shows it at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from app.analysis import cards, classic, master, team
+from app.analysis.turns import JSON, Turn
+
+Judge = Callable[[Mapping[str, Any]], list[Turn]]
+
+JUDGES: dict[str, Judge] = {
+    "classic": classic.judge,
+    "master": master.judge,
+    "cards": cards.judge,
+    "team": team.judge,
+}
+
+# The kinds of mark that count against a turn's accuracy (a gift or a risk is told, but a
+# turn is "accurate" when it missed nothing it could have had).
+MISSES = frozenset({"missed"})
+
+
+def analyse(record: Mapping[str, Any]) -> JSON:
+    """The marks of every turn of a finished game's record, and a summary per player."""
+    turns = JUDGES[record["variant"]](record)
+    players = []
+    for seat in range(len(record["players"])):
+        own = [t for t in turns if t.seat == seat]
+        missed = sum(1 for t in own if any(m["kind"] in MISSES for m in t.marks))
+        counts: dict[str, int] = {}
+        for t in own:
+            for m in t.marks:
+                counts[m["kind"]] = counts.get(m["kind"], 0) + 1
+        players.append(
+            {
+                "seat": seat,
+                "turns": len(own),
+                "missed": missed,
+                "gifts": counts.get("gift", 0),
+                "marks": counts,
+                "accuracy": None if not own else round((len(own) - missed) / len(own), 3),
+            }
+        )
+    return {
+        "variant": record["variant"],
+        "turns": [t.to_dict() for t in turns],
+        "players": players,
+    }

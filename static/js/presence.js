@@ -1,0 +1,58 @@
+/**
+ * Who is connected, in words: a seat's dot with "reconnecting…" beside it when its player
+ * dropped (a grey dot alone says nothing), and the news lines for a player who leaves or
+ * comes back. One's own lost connection is said by the room page's banner.
+ */
+
+import { h } from "./dom.js";
+import { addTranslations, t } from "./i18n.js";
+
+addTranslations({
+  en: {
+    "presence.reconnecting": "reconnecting…",
+    "presence.left": "{name} left — waiting for them to reconnect",
+    "presence.back": "{name} is back",
+    "presence.offline": "You are offline — reconnecting… Nothing you do is sent until the connection is back.",
+    "presence.offline_click": "Not sent: you are offline. Wait until the connection is back.",
+  },
+  fr: {
+    "presence.reconnecting": "reconnexion…",
+    "presence.left": "{name} est parti — en attente de sa reconnexion",
+    "presence.back": "{name} est de retour",
+    "presence.offline": "Vous êtes hors ligne — reconnexion… Rien n'est envoyé tant que la connexion n'est pas revenue.",
+    "presence.offline_click": "Non envoyé : vous êtes hors ligne. Attendez le retour de la connexion.",
+  },
+  de: {
+    "presence.reconnecting": "verbindet neu…",
+    "presence.left": "{name} ist weg — warte auf die Rückkehr",
+    "presence.back": "{name} ist zurück",
+    "presence.offline": "Du bist offline — verbinde neu… Nichts wird gesendet, bis die Verbindung zurück ist.",
+    "presence.offline_click": "Nicht gesendet: du bist offline. Warte, bis die Verbindung zurück ist.",
+  },
+});
+
+/** A seat's connection: a dot, and the word when it is down. */
+export function connMark(connected) {
+  const label = t(connected ? "room.connected" : "room.disconnected");
+  return h("span", { class: "conn-mark" + (connected ? "" : " off"), "data-testid": "conn-mark", "data-connected": connected ? "true" : "false" },
+    connected ? null : h("span", { class: "conn-word" }, t("presence.reconnecting")),
+    h("span", { class: "conn-dot " + (connected ? "on" : "off"), title: label, "aria-label": label, role: "img" }));
+}
+
+/**
+ * News for the seats whose connection changed between two room messages (none on the
+ * first one, nor for seats that are new or gone).
+ * @param {{seat: number, name: string, connected: boolean}[]|null} before
+ * @param {{seat: number, name: string, connected: boolean}[]} after
+ * @param {number|null} own the viewer's seat (the banner says one's own state)
+ */
+export function presenceNews(before, after, own) {
+  if (!before) return [];
+  const was = new Map(before.map((s) => [s.seat, !!s.connected]));
+  const out = [];
+  for (const s of after) {
+    if (s.seat === own || !was.has(s.seat) || was.get(s.seat) === !!s.connected || s.kind === "bot") continue;
+    out.push(t(s.connected ? "presence.back" : "presence.left", { name: s.name }));
+  }
+  return out;
+}
