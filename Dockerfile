@@ -2,6 +2,8 @@
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+# No per-message deflate: it doubled an idle connection's memory (docs/performance.md).
+ENV UVICORN_WS_PER_MESSAGE_DEFLATE=false
 WORKDIR /srv/labyrinth
 
 COPY pyproject.toml README.md alembic.ini ./

@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     # Every so many seconds, look for computer moves that are due but nobody is making
     # (a process died during its pause); also done once at start-up. 0: never.
     computer_sweep_seconds: float = 10.0
+    # Before the start, seconds the host's seat must be disconnected before any seated
+    # player may start the game.
+    host_grace_seconds: float = 60.0
     # A WebSocket that has not said `hello` after this many seconds is closed (4408).
     hello_timeout: float = 10.0
     # Concurrent WebSockets one client address may hold in this process (0: no cap).

@@ -78,6 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics = Metrics()
         metrics.track_log(lambda: repo.writer.stats)
         service = RoomService(repo, hub, presence, metrics)
+        service.host_grace = settings.host_grace_seconds
         builds = replay_builders(settings.replay_processes)
         replays = Replays(repo, settings.replay_cache_size, executor=builds)
         service.on_finished.append(replays.warm)

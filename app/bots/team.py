@@ -42,14 +42,17 @@ from app.rules.board import (
     carried,
     cell_of,
     cells_of,
+    open_str,
     parse_open,
     row_col,
 )
+from app.rules.team import orientations
 
 VARIANT = "team"
 HIT = 100.0
 TEAM_WEIGHT = 0.2  # a team-mate's step lost counts a fifth of one's own
 CHAINED_PUSHES = 12
+REVEAL = 3.0  # a face-down tile in step, when a wanted treasure is under one
 
 
 @dataclass(slots=True)
@@ -116,8 +119,13 @@ def _value(view: dict[str, Any], scene: Scene, wanted: list[set[str]]) -> float:
     what it costs the team-mates who still have treasures to fetch."""
     you = view["you"]
     mine = _target_mask(scene, wanted[you])
-    own = _distance(_reach(scene, scene.positions[you]), mine)
+    reach = _reach(scene, scene.positions[you])
+    own = _distance(reach, mine)
     value = HIT if own == 0 else -float(own)
+    if own and _hidden(scene, wanted[you]):
+        down = scene.down_mask()
+        if scene.board.stepping_mask(reach, down):
+            value += REVEAL
     for seat, theirs in enumerate(wanted):
         if seat == you or not theirs:
             continue
@@ -125,6 +133,17 @@ def _value(view: dict[str, Any], scene: Scene, wanted: list[set[str]]) -> float:
         if targets:
             value -= TEAM_WEIGHT * _distance(_reach(scene, scene.positions[seat]), targets)
     return value
+
+
+def _hidden(scene: Scene, wanted: set[str]) -> set[str]:
+    """The wanted treasures shown nowhere (face up in the maze or on the spare): they are
+    under face-down tiles, so turning those up is the way to them."""
+    if not wanted:
+        return set()
+    board = scene.board
+    shown = {board.catalogue[board.spare].treasure}
+    shown |= {board.catalogue[t].treasure for t in board.tiles if t not in scene.down}
+    return wanted - shown
 
 
 def _pushed(scene: Scene, action: Action) -> Scene:
@@ -205,14 +224,155 @@ def _walk(
     if hits:
         return moves[rng.choice(hits)]
     here = scene.positions[you]
+    down = scene.down_mask()
+    flips = [c for c in moves if down >> c & 1]
+    hidden = _hidden(scene, _wanted(view, you))
+    team_hidden = set().union(*(_hidden(scene, _wanted(view, p["seat"])) for p in view["players"]))
+    if flips and (hidden or (team_hidden and not targets) or not targets):
+        # Turn a tile up: one this turn's Daedalus card just flipped over a wanted
+        # treasure if there is one (the card is public), else any.
+        card = (view.get("daedalus") or {}).get("card") or {}
+        effect = (view.get("daedalus") or {}).get("effect") or {}
+        named = (hidden or team_hidden) & set(card.get("tiles", []))
+        if named and not view["turn"]["used"]:
+            cells = {cell_of(*c) for c in effect.get("cells", [])}
+            if any(c in cells for c in flips):
+                flips = [c for c in flips if c in cells]
+        return moves[rng.choice(flips)]
     if targets:
         best = min(_distance(1 << c, targets) for c in moves)
         if best >= _distance(1 << here, targets):
             return None
         return moves[rng.choice([c for c in moves if _distance(1 << c, targets) == best])]
+    return None
+
+
+# -- hard: a turn's plan ----------------------------------------------------------------
+
+
+def _wanted_from(view: dict[str, Any], boards: list[list[str]], seat: int) -> set[str]:
+    """`_wanted` for boards changed by collections planned this turn."""
+    expert = view["options"].get("mode") == "expert"
+    own = boards[seat]
+    if own:
+        return set(own[:1] if expert else own)
+    if view.get("treasure_deck"):
+        return set()
+    return {t for s, b in enumerate(boards) if s != seat for t in (b[:1] if expert else b)}
+
+
+def _rotations_near(view: dict[str, Any], scene: Scene, targets: int) -> list[Action]:
+    """The rotate spells worth trying: face-up movable tiles between this seat's reach
+    and the paths of a treasure, each in its other orientations."""
+    if not targets:
+        return []
     down = scene.down_mask()
-    flips = [c for c in moves if down >> c & 1]
-    return moves[rng.choice(flips)] if flips else None
+    near_me = _neighbourhood(_reach(scene, scene.positions[view["you"]]))
+    near_goal = _neighbourhood(scene.board.flood_blocked(targets, down))
+    board = scene.board
+    actions = []
+    for cell in cells_of(near_me & near_goal & ~down):
+        info = board.catalogue[board.tiles[cell]]
+        if info.fixed:
+            continue
+        for mask in orientations(info.shape):
+            if mask != board.opens[cell]:
+                actions.append(
+                    {"type": "rotate", "at": list(row_col(cell)), "open": open_str(mask)}
+                )
+    return actions
+
+
+@dataclass(slots=True)
+class _Plan:
+    collected: int = 0
+    first: Action | None = None
+
+
+def _plan(view: dict[str, Any], kinds: dict[str, list[Action]], scene: Scene) -> _Plan:
+    """The most treasures this seat can collect this turn with the spells it has left
+    (push, rotate), its moves and the bonus move: a small search whose first step is
+    played now (the next decision searches again from what then is)."""
+    you = view["you"]
+    turn = view["turn"]
+    best = _Plan()
+    pushes = kinds.get("push", [])
+    root_moves = 0
+    for move in kinds.get("move", []):
+        root_moves |= 1 << cell_of(*move["to"])
+
+    def search(
+        scene: Scene,
+        boards: list[list[str]],
+        can_push: bool,
+        can_rotate: bool,
+        moves: int,
+        collected: int,
+        first: Action | None,
+        root: bool,
+    ) -> None:
+        if collected > best.collected:
+            best.collected, best.first = collected, first
+        if collected >= 2 or best.collected >= 2 or moves >= 1 + min(collected, 1):
+            return
+        wanted = _wanted_from(view, boards, you)
+        targets = _target_mask(scene, wanted)
+        if not targets:
+            return
+        reach = root_moves if root else _reach(scene, scene.positions[you])
+        for cell in cells_of(reach & targets):
+            treasure = scene.board.catalogue[scene.board.tiles[cell]].treasure
+            after = [[t for t in b if t != treasure] for b in boards]
+            positions = scene.positions.copy()
+            positions[you] = cell
+            step = Scene(scene.board, scene.down, positions)
+            move = _move_to(cell)
+            search(
+                step, after, can_push, can_rotate, moves + 1, collected + 1, first or move, False
+            )
+        chain: list[tuple[int, Scene, Action, str]] = []
+        if can_push:
+            for push in pushes:
+                after = _pushed(scene, push)
+                if _reach(after, after.positions[you]) & _target_mask(after, wanted):
+                    search(after, boards, False, can_rotate, moves, collected, first or push, False)
+                elif can_rotate:
+                    d = _distance(_reach(after, after.positions[you]), _target_mask(after, wanted))
+                    chain.append((d, after, push, "push"))
+        if can_rotate:
+            for rotate in _rotations_near(view, scene, targets):
+                after = _rotated(scene, rotate)
+                if _reach(after, after.positions[you]) & targets:
+                    search(after, boards, can_push, False, moves, collected, first or rotate, False)
+                elif can_push:
+                    chain.append((0, after, rotate, "rotate"))
+        if best.collected > collected:
+            return  # a single spell does it: no chains
+        chain.sort(key=lambda item: item[0])
+        for _, after, action, kind in chain[:CHAINED_PUSHES]:
+            search(
+                after,
+                boards,
+                can_push and kind != "push",
+                can_rotate and kind != "rotate",
+                moves,
+                collected,
+                first or action,
+                False,
+            )
+
+    boards = [list(p["board"]) for p in view["players"]]
+    search(
+        scene,
+        boards,
+        bool(pushes),
+        bool(kinds.get("rotate")),
+        turn["moves"],
+        turn["collected"],
+        None,
+        True,
+    )
+    return best
 
 
 # -- the three levels -------------------------------------------------------------------
@@ -265,13 +425,14 @@ def choose_hard(view: dict[str, Any], legal: list[Action], rng: random.Random) -
     if "orient" in kinds:
         return _orient(view, kinds["orient"], rng)
     scene = _scene(view)
-    you = view["you"]
     wanted = [_wanted(view, p["seat"]) for p in view["players"]]
     moves = _moves(kinds)
-    targets = _target_mask(scene, wanted[you])
-    hits = [c for c in moves if targets >> c & 1]
-    if hits:
-        return moves[rng.choice(hits)]
+    plan = _plan(view, kinds, scene)
+    if plan.first is not None and plan.collected > view["turn"]["collected"]:
+        first = plan.first
+        if first["type"] == "move":
+            return moves.get(cell_of(*first["to"]), first)
+        return first
     pushes, rotates = kinds.get("push", []), kinds.get("rotate", [])
     now = _value(view, scene, wanted)
     options: list[tuple[float, Action]] = []
@@ -279,16 +440,7 @@ def choose_hard(view: dict[str, Any], legal: list[Action], rng: random.Random) -
     options += [(v, a) for v, a, _ in pushed]
     useful = _useful_rotations(view, scene, rotates)
     options += [(_value(view, _rotated(scene, a), wanted), a) for a in useful]
-    if moves and max((v for v, _ in options), default=-FAR) < HIT - 1:
-        # Chains of two spells that reach a treasure: start with the first of them.
-        pushed.sort(key=lambda item: item[0], reverse=True)
-        for _, push, after in pushed[:CHAINED_PUSHES] if rotates else []:
-            for rotate in _useful_rotations(view, after, rotates):
-                options.append((_value(view, _rotated(after, rotate), wanted) - 0.5, push))
-        for rotate in useful if pushes else []:
-            turned = _rotated(scene, rotate)
-            for push in pushes:
-                options.append((_value(view, _pushed(turned, push), wanted) - 0.5, rotate))
+    # Nothing to collect this turn: get nearer (spells are ready again next turn).
     if options and max(v for v, _ in options) > now + 0.5:
         return best_of(options, rng)
     if moves:

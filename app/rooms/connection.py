@@ -28,6 +28,9 @@ class Connection:
         self.greeted = False  # said hello: counts as present
         self.welcomed = False  # was sent its welcome: the fan-out may send it updates
         self.seat: int | None = None
+        # SHA-256 of the token it said hello with: finds its seat again when seats are
+        # renumbered (a seat before it was freed).
+        self.token_hash: str | None = None
         # seq of the last `state` this connection was sent; -1 before any.
         self.sent_seq = -1
         self.game_id: str | None = None

@@ -22,6 +22,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.metrics import Metrics
+from app.rooms import table
 from app.rooms.coalesce import Coalescer
 from app.rooms.connection import Connection
 from app.rooms.errors import RoomError, not_found, unauthorized, unavailable
@@ -51,6 +52,8 @@ SWEEP_BATCH = 200
 log = logging.getLogger("app.rooms")
 MAX_NAME = 32
 MAX_CHAT = 500
+# A hello reads the room and the log at most this often per room (`RoomLive.read_recently`).
+HELLO_READS_EVERY = 1.0
 
 
 def clean_name(raw: str) -> str:
@@ -61,6 +64,12 @@ def clean_name(raw: str) -> str:
     if any(unicodedata.category(ch) in {"Cc", "Cf", "Zl", "Zp"} for ch in name):
         raise RoomError("bad_name", "a name may not hold control characters", 422)
     return name
+
+
+def _iso(when: datetime | None) -> str | None:
+    if when is None:
+        return None
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).isoformat()
 
 
 def seat_info(seat: SeatRecord, connected: bool) -> dict[str, Any]:
@@ -111,6 +120,17 @@ class RoomLive:
     connections: set[Connection] = field(default_factory=set)
     # When this process last used the room (monotonic): idle rooms leave memory.
     touched: float = field(default_factory=time.monotonic)
+    # When a hello last read the room row and the log (time.monotonic()).
+    read_at: float = float("-inf")
+
+    def read_recently(self) -> bool:
+        """Whether a hello read the room and the log less than `HELLO_READS_EVERY` ago.
+        Then the next hello trusts memory: this process gets every change of a room it
+        holds connections to through the hub, so memory is at most that much behind, and
+        anything newer reaches the connection through the hub as well. A crowd arriving
+        (a featured game) costs a read a second, not two per arrival under the room lock
+        the players' actions wait for."""
+        return time.monotonic() - self.read_at < HELLO_READS_EVERY
 
 
 class RoomService:
@@ -127,6 +147,9 @@ class RoomService:
         self.metrics = metrics or Metrics()
         self.metrics.track(self.connection_count, lambda: len(self.rooms))
         self.rooms: dict[str, RoomLive] = {}
+        # Seconds the host's seat must be disconnected before others may start.
+        self.host_grace = 60.0
+        self._timers: set[asyncio.Task[None]] = set()
         # Presence changes reach a room at most once a second (quadratic otherwise).
         self._presence_news = Coalescer(self._broadcast_presence)
         # Called with the game id when a game ends here (the replay starts building).
@@ -148,22 +171,35 @@ class RoomService:
         await self.hub.start(self._deliver)
 
     async def stop(self) -> None:
+        for task in list(self._timers):
+            task.cancel()
         await self._presence_news.stop()
         await self.hub.stop()
 
     # Rooms -----------------------------------------------------------------------
 
-    async def create_room(self, variant: str, options: dict[str, Any] | None) -> RoomRecord:
+    async def create_room(
+        self, variant: str, options: dict[str, Any] | None, listed: bool = False
+    ) -> tuple[RoomRecord, str]:
+        """A new room and its host token (the key to its options, seats and start)."""
         if variant not in ENGINES:
             raise RoomError("bad_request", f"unknown variant {variant!r}", 422)
+        normalised = self._options(variant, options)
+        code = new_room_code()
+        host_token = new_token()
+        await self._db(
+            self.repo.create_room, code, variant, normalised, hash_token(host_token), listed
+        )
+        log.info("room created", extra={"room": code})
+        record = RoomRecord(code, variant, normalised, datetime.now(UTC), None, (), listed=listed)
+        return record, host_token
+
+    @staticmethod
+    def _options(variant: str, options: dict[str, Any] | None) -> dict[str, Any]:
         try:
-            normalised = new_options(variant, options or {})  # stamped: the current rules
+            return new_options(variant, options or {})  # stamped: the current rules
         except InvalidOptions as exc:
             raise RoomError("bad_options", str(exc), 422) from exc
-        code = new_room_code()
-        await self._db(self.repo.create_room, code, variant, normalised)
-        log.info("room created", extra={"room": code})
-        return RoomRecord(code, variant, normalised, datetime.now(UTC), None, ())
 
     async def _room(self, code: str) -> RoomLive:
         room = self.rooms.get(code)
@@ -207,16 +243,20 @@ class RoomService:
             return (await self.presence.merged(code, set(), 0))[1]
         return (await self._presence(room))[1]
 
+    async def _status(self, room: RoomLive) -> str:
+        record = room.record
+        if record.game_id is None:
+            return "lobby"
+        if room.live is not None and room.live.id == record.game_id:
+            return "finished" if room.live.finished else "playing"
+        game = await self._db(self.repo.get_game, record.game_id)
+        return "finished" if game and game.status == "finished" else "playing"
+
     async def _info(self, room: RoomLive) -> dict[str, Any]:
         record = room.record
         connected, spectators = await self._presence(room)
-        status = "lobby"
-        if record.game_id is not None:
-            if room.live is not None and room.live.id == record.game_id:
-                status = "finished" if room.live.finished else "playing"
-            else:
-                game = await self._db(self.repo.get_game, record.game_id)
-                status = "finished" if game and game.status == "finished" else "playing"
+        status = await self._status(room)
+        host = table.host_seat(record)
         return {
             "code": record.code,
             "variant": record.variant,
@@ -225,28 +265,214 @@ class RoomService:
             "seats": [seat_info(s, s.seat in connected) for s in record.seats],
             "game_id": record.game_id,
             "spectators": spectators,
+            "listed": record.listed,
+            "host": {
+                "seat": None if host is None else host.seat,
+                "connected": host is not None and host.seat in connected,
+                "away_since": _iso(record.host_away_since),
+                "grace": self.host_grace,
+            },
+            "rematch": record.rematch,
         }
 
-    async def join(self, code: str, raw_name: str) -> tuple[int, str]:
+    async def join(
+        self, code: str, raw_name: str, host_token: str | None = None
+    ) -> tuple[int, str]:
+        """Seat a person; with the room's host token the seat is the host's."""
         name = clean_name(raw_name)
         room = await self._room(code)
-        engine = get_engine(room.record.variant)
         token = new_token()
-        # The seat is chosen in the database, in one transaction with the room locked:
-        # across processes, a join and a start never both win.
-        try:
-            seat = await self._db(
-                self.repo.take_seat, code, name, hash_token(token), engine.max_players
-            )
-        except RoomClosed as exc:
-            raise RoomError("already_started", "the game has started", 409) from exc
-        except RoomFull as exc:
-            raise RoomError("room_full", "every seat is taken", 409) from exc
-        async with room.lock:
-            await self._reload(room)
-        await self.hub.publish({"room": code, "kind": "room"})
+        is_host = host_token is not None and self._is_host(room.record, host_token)
+        seat = await self._add_seat(room, name, hash_token(token), host=is_host)
         log.info("seat taken", extra={"room": code, "seat": seat})
         return seat, token
+
+    async def add_computer(self, code: str, host_token: str | None, level: str) -> tuple[int, str]:
+        """The host adds a computer seat of `level` before the start."""
+        room = await self._room(code)
+        self._require_host(room.record, host_token)
+        name = table.computer_name(room.record, level)
+        seat = await self._add_seat(room, name, hash_token(new_token()), level=level)
+        log.info("computer seat added", extra={"room": code, "seat": seat})
+        return seat, name
+
+    async def _add_seat(
+        self,
+        room: RoomLive,
+        name: str,
+        token_hash: str,
+        host: bool = False,
+        level: str | None = None,
+    ) -> int:
+        code = room.record.code
+        engine = get_engine(room.record.variant)
+        kind = "human" if level is None else "computer"
+        async with room.lock:
+            await self._reload(room)
+            if room.record.game_id is not None:
+                raise RoomError("already_started", "the game has started", 409)
+            table.check_name_free(room.record, name)
+            # The seat is chosen in the database, in one transaction with the room row
+            # locked: across processes, a join and a start never both win.
+            try:
+                seat = await self._db(
+                    self.repo.take_seat, code, name, token_hash, engine.max_players, kind, level
+                )
+            except RoomClosed as exc:
+                raise RoomError("already_started", "the game has started", 409) from exc
+            except RoomFull as exc:
+                raise RoomError("room_full", "every seat is taken", 409) from exc
+            if host:
+                await self._db(self.repo.set_host_seat, code, seat)
+            await self._reload(room)
+        await self.hub.publish({"room": code, "kind": "room"})
+        return seat
+
+    @staticmethod
+    def _is_host(record: RoomRecord, host_token: str | None) -> bool:
+        return bool(host_token) and record.host_hash == hash_token(host_token or "")
+
+    def _require_host(self, record: RoomRecord, host_token: str | None) -> None:
+        if not host_token:
+            raise unauthorized()
+        if not self._is_host(record, host_token):
+            raise RoomError("not_host", "only the room's host may do this", 403)
+
+    async def update_room(
+        self,
+        code: str,
+        host_token: str | None,
+        options: dict[str, Any] | None = None,
+        listed: bool | None = None,
+    ) -> dict[str, Any]:
+        """The host changes the options or the open-table listing until the start."""
+        room = await self._room(code)
+        self._require_host(room.record, host_token)
+        values: dict[str, Any] = {}
+        if options is not None:
+            values["options"] = self._options(room.record.variant, options)
+        if listed is not None:
+            values["listed"] = listed
+        async with room.lock:
+            await self._reload(room)
+            if room.record.game_id is not None:
+                raise RoomError("already_started", "the game has started", 409)
+            if values and not await self._db(self.repo.update_room, code, None, values):
+                raise RoomError("already_started", "the game has started", 409)
+            await self._reload(room)
+        await self.hub.publish({"room": code, "kind": "room"})
+        return await self._info(room)
+
+    async def remove_seat(self, code: str, seat: int, token: str | None) -> None:
+        """A seated player leaves their seat, or the host frees any seat, before the start
+        (or while a finished game's "play again" is open). Later seats move down one."""
+        room = await self._room(code)
+        if not token:
+            raise unauthorized()
+        hashed = hash_token(token)
+        async with room.lock:
+            await self._reload(room)
+            record = room.record
+            own = next((s for s in record.seats if s.token_hash == hashed), None)
+            if not self._is_host(record, token) and (own is None or own.seat != seat):
+                raise RoomError("not_host", "only the host may free another's seat", 403)
+            if not any(s.seat == seat for s in record.seats):
+                raise not_found("seat")
+            game_id = record.game_id
+            if game_id is not None and await self._status(room) != "finished":
+                raise RoomError("already_started", "the game has started", 409)
+            gone = next(s for s in record.seats if s.seat == seat)
+            if not await self._db(self.repo.remove_seat, code, seat, game_id):
+                raise RoomError("already_started", "the game has started", 409)
+            if gone.host or (table.host_seat(record) or gone).seat == seat:
+                away = {"host_away_since": datetime.now(UTC)}
+                await self._db(self.repo.update_room, code, game_id, away)
+            await self._reload(room)
+        await self.hub.publish({"room": code, "kind": "room"})
+        log.info("seat freed", extra={"room": code, "seat": seat})
+
+    async def rematch(self, code: str, token: str | None) -> dict[str, Any]:
+        """A seated player asks to play again, or accepts the offer: when every seat has
+        accepted, or `REMATCH_SECONDS` after the offer, the room's next game starts with
+        the seats that accepted (the others are freed)."""
+        room = await self._room(code)
+        seat = await self.seat_for(code, token)
+        await self._reload(room)
+        game_id = room.record.game_id
+        if game_id is None or await self._status(room) != "finished":
+            raise RoomError("not_finished", "play again once the game is over", 409)
+        fresh = table.rematch_offer(game_id, room.record, seat, datetime.now(UTC))
+        offer = await self._db(self.repo.accept_rematch, code, game_id, seat, fresh)
+        if offer is None:
+            raise RoomError("already_started", "the next game has already started", 409)
+        await self._reload(room)
+        await self.hub.publish({"room": code, "kind": "room"})
+        if offer["deadline"] == fresh["deadline"]:
+            task = asyncio.get_running_loop().create_task(self._rematch_timer(code, game_id))
+            self._timers.add(task)
+            task.add_done_callback(self._timers.discard)
+        await self.settle_rematch(code)
+        return offer
+
+    async def _rematch_timer(self, code: str, game_id: str) -> None:
+        await asyncio.sleep(table.REMATCH_SECONDS + 0.5)
+        try:
+            await self.settle_rematch(code)
+        except Exception:
+            log.exception("rematch settling failed", extra={"room": code, "game": game_id})
+
+    async def settle_rematch(self, code: str) -> None:
+        """Start the next game if the offer is due (any process may; one wins)."""
+        room = await self._room(code)
+        async with room.lock:
+            await self._reload(room)
+            record = room.record
+            offer, game_id = record.rematch, record.game_id
+            if offer is None or game_id is None or offer.get("game") != game_id:
+                return
+            if not table.rematch_due(offer, record, datetime.now(UTC)):
+                return
+            for gone in sorted(
+                (s.seat for s in record.seats if s.seat not in offer["accepted"]), reverse=True
+            ):
+                await self._db(self.repo.remove_seat, code, gone, game_id)
+            await self._reload(room)
+            enough = len(room.record.seats) >= get_engine(record.variant).min_players
+            if not enough:
+                # Too few stayed: the room is open again for others to join.
+                reopen = {"game_id": None, "rematch": None}
+                await self._db(self.repo.update_room, code, game_id, reopen)
+                await self._reload(room)
+        if not enough:
+            await self.hub.publish({"room": code, "kind": "room"})
+            return
+        try:
+            await self._start(room, replaces=game_id)
+        except RoomError:
+            await self.hub.publish({"room": code, "kind": "room"})  # another process did
+
+    async def open_tables(self, limit: int = 20) -> list[dict[str, Any]]:
+        """Open tables for the lobby: listed rooms not started, with seats free."""
+        rooms = await self._db(self.repo.open_rooms, limit)
+        tables = []
+        for record in rooms:
+            engine = get_engine(record.variant)
+            free = engine.max_players - len(record.seats)
+            if free > 0:
+                tables.append(
+                    {
+                        "code": record.code,
+                        "url": f"/r/{record.code}",
+                        "variant": record.variant,
+                        "options": record.options,
+                        "players": [s.name for s in record.seats],
+                        "seats_free": free,
+                        "min_players": engine.min_players,
+                        "max_players": engine.max_players,
+                        "created_at": record.created_at.isoformat(),
+                    }
+                )
+        return tables
 
     async def seat_for(self, code: str, token: str | None) -> int:
         if not token:
@@ -257,10 +483,49 @@ class RoomService:
         return seat
 
     async def start_game(self, code: str, token: str | None) -> str:
+        """Only the host starts (with the host token or from the host's seat); when the
+        host's seat has been disconnected for `host_grace` seconds, any seated player."""
         room = await self._room(code)
-        await self.seat_for(code, token)
+        if not token:
+            raise unauthorized()
+        await self._reload(room)
+        if room.record.game_id is not None:
+            raise RoomError("already_started", "the game has already started", 409)
+        if not self._is_host(room.record, token):
+            seat = await self.seat_for(code, token)
+            host = table.host_seat(room.record)
+            if host is None or host.seat != seat:
+                await self._check_host_gone(room)
+        return await self._start(room)
+
+    async def _check_host_gone(self, room: RoomLive) -> None:
+        connected, _ = await self._presence(room)
+        host = table.host_seat(room.record)
+        now = datetime.now(UTC)
+        check = table.others_may_start(
+            room.record, host is not None and host.seat in connected, now, self.host_grace
+        )
+        if check.allowed:
+            return
+        if check.host_away_since is not None and room.record.host_away_since is None:
+            # Nobody saw the host leave (their process died): count from now.
+            await self._db(self.repo.update_room, room.record.code, None, {"host_away_since": now})
+            await self.hub.publish({"room": room.record.code, "kind": "room"})
+        if check.host_away_since is None:
+            raise RoomError("not_host", "only the host starts while the host is here", 403)
+        raise RoomError(
+            "host_away",
+            f"the host is away; any seated player may start in {check.wait_seconds:.0f} s",
+            409,
+        )
+
+    async def _start(self, room: RoomLive, replaces: str | None = None) -> str:
+        code = room.record.code
         engine = get_engine(room.record.variant)
         async with room.lock:
+            await self._reload(room)
+            if room.record.game_id != replaces:
+                raise RoomError("already_started", "the game has already started", 409)
             seed = new_seed()
             proposed = GameRecord(
                 id=new_game_id(),
@@ -278,7 +543,9 @@ class RoomService:
                 imported=False,
             )
             try:
-                record = await self._db(self.repo.start_game, proposed, engine.min_players)
+                record = await self._db(
+                    self.repo.start_game, proposed, engine.min_players, replaces
+                )
             except RoomClosed as exc:
                 raise RoomError("already_started", "the game has already started", 409) from exc
             except TooFewPlayers as exc:
@@ -333,7 +600,9 @@ class RoomService:
             return
         room.connections.discard(conn)
         if conn.greeted:
-            await self._presence(room)
+            connected, _ = await self._presence(room)
+            if conn.seat is not None and conn.seat not in connected:
+                await self._host_seen(room, conn.seat, present=False)
             await self.hub.publish({"room": conn.room, "kind": "presence"})
         if not room.connections:
             # Nothing here to keep warm; the log has everything.
@@ -343,14 +612,20 @@ class RoomService:
         room = await self._room(conn.room)
         seat = None if token is None else await self.seat_for(conn.room, token)
         conn.seat = seat
+        conn.token_hash = None if token is None else hash_token(token)
         # Counted as present from now on, but sent nothing by the fan-out until it has its
         # welcome and state, so that no update overtakes the welcome or repeats its state.
         conn.greeted, conn.welcomed = True, False
         async with room.lock:
-            await self._reload(room)
-            live = await self._live(room)
-            if live is not None:
-                await self._catch_up(live)
+            if room.read_recently() and room.live is not None:
+                live = await self._live(room)
+            else:
+                await self._reload(room)
+                live = await self._live(room)
+                if live is not None:
+                    await self._catch_up(live)
+                room.read_at = time.monotonic()
+        await self._host_seen(room, seat, present=True)
         info = await self._info(room)
         conn.send(dumps({"type": "welcome", "seat": seat, "room": info}))
         if live is None:
@@ -359,6 +634,22 @@ class RoomService:
             self._send_state(conn, live, with_history=True)
         conn.welcomed = True
         await self.hub.publish({"room": conn.room, "kind": "presence"})
+        if room.record.rematch is not None:
+            await self.settle_rematch(conn.room)  # its timer may have died with a process
+
+    async def _host_seen(self, room: RoomLive, seat: int | None, present: bool) -> None:
+        """Before the start, note when the host's seat goes away or comes back: the
+        `host_grace` seconds after which others may start count from then."""
+        record = room.record
+        host = table.host_seat(record)
+        if record.game_id is not None or host is None or host.seat != seat:
+            return
+        if present == (record.host_away_since is None):
+            return
+        since = None if present else datetime.now(UTC)
+        if await self._db(self.repo.update_room, record.code, None, {"host_away_since": since}):
+            await self._reload(room)
+            await self.hub.publish({"room": record.code, "kind": "room"})
 
     async def sync(self, conn: Connection) -> None:
         room = await self._room(conn.room)
@@ -569,7 +860,7 @@ class RoomService:
                     conn.send(text)
         elif kind == "room":
             await self._reload(room)
-            await self._broadcast_room(room)
+            await self._broadcast_room(room, reseat=True)
         elif kind == "presence":
             await self._presence_news.poke(room.record.code)
         elif kind == "seq":
@@ -600,14 +891,32 @@ class RoomService:
             if conn.welcomed and (conn.game_id != live.id or conn.sent_seq < live.seq):
                 self._send_state(conn, live)
 
+    def _reseat(self, room: RoomLive, info: dict[str, Any]) -> None:
+        """Seats were renumbered or freed: each seated connection finds its seat again by
+        its token, and is sent a new `welcome` when it changed (`seat: null`: freed)."""
+        by_hash = {s.token_hash: s.seat for s in room.record.seats}
+        for conn in list(room.connections):
+            if conn.token_hash is None or conn.seat is None or not conn.welcomed:
+                continue
+            seat = by_hash.get(conn.token_hash)
+            if seat != conn.seat:
+                conn.seat = seat
+                conn.sent_seq = -1
+                if seat is None:
+                    conn.token_hash = None
+                conn.send(dumps({"type": "welcome", "seat": seat, "room": info}))
+
     async def _broadcast_presence(self, code: str) -> None:
         """The room message after presence changes, coalesced (`app/rooms/coalesce.py`)."""
         room = self.rooms.get(code)
         if room is not None and room.connections:
             await self._broadcast_room(room)
 
-    async def _broadcast_room(self, room: RoomLive) -> None:
-        text = dumps({"type": "room", "room": await self._info(room)})
+    async def _broadcast_room(self, room: RoomLive, reseat: bool = False) -> None:
+        info = await self._info(room)
+        if reseat:
+            self._reseat(room, info)
+        text = dumps({"type": "room", "room": info})
         for conn in list(room.connections):
             if conn.welcomed:
                 conn.send(text)

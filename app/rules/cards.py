@@ -21,6 +21,12 @@ Decisions taken where the rules file leaves room (each is also noted where it ap
   is entered only when some non-empty choice is valid; otherwise the turn goes on.
 - A player whose hand is empty (the pile being empty) is skipped.
 - The discard is public (face up), and out of the game.
+- Linking is compulsory when possible (rules version 2; booklet: « si possible, il faut
+  poser sa carte de telle sorte qu'un chemin continu reliant deux trésors identiques
+  apparaisse »): a placement *links* when, after it, the placed card's treasure is joined
+  by a path to another card of the same treasure. If any placement of any hand card
+  links, only linking placements are legal. Rules version 1 (no `rules_version` option,
+  every game made before) accepted any fitting placement; its records re-play so.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from app.rules.actions import bad, expect_fields, from_wire, illegal, int_field, match_notation
-from app.rules.base import JSON, IllegalAction, copy_result, no_options
+from app.rules.base import JSON, IllegalAction, copy_result, no_options, rules_version
 from app.rules.board import BASE_OPENING, open_str, rotate
 
 VARIANT = "cards"
@@ -284,6 +290,31 @@ class Layout:
                     queue.append(other)
         return parents
 
+    def motifs_by_group(self) -> dict[Cell, frozenset[str]]:
+        """For each card, the motifs of every card joined to it by a path (its group,
+        itself included): what a new card joined to it would be linked with."""
+        groups: dict[Cell, frozenset[str]] = {}
+        for start in self.cards:
+            if start in groups:
+                continue
+            members = list(self.paths_from(start))
+            motifs = frozenset(self.motif(c) for c in members)
+            for cell in members:
+                groups[cell] = motifs
+        return groups
+
+    def would_link(
+        self, cell: Cell, opens: int, motif: str, groups: Mapping[Cell, frozenset[str]]
+    ) -> bool:
+        """Whether a card of `motif` laid on empty `cell` with `opens` would be joined by a
+        path to a card of the same motif: through the neighbours it connects to, whose
+        groups (`motifs_by_group`) it joins."""
+        for bit, other, back in neighbours(cell):
+            laid = self.cards.get(other)
+            if laid is not None and opens & bit and laid[1] & back and motif in groups[other]:
+                return True
+        return False
+
     def joined_by_edges(self, without: frozenset[Cell] = frozenset()) -> bool:
         """Whether the cards, less `without`, form one group joined by edges (openings
         do not matter here; corner contact is not enough)."""
@@ -441,6 +472,32 @@ class CardsEngine:
             if layout.meets(cell, rotate(DECK[card].opens, rotation))
         ]
 
+    def links(self, state: CardsState, seat: int, place: Place) -> bool:
+        """Whether `place` (a fitting placement) links two identical treasures."""
+        layout, card = state.layout, state.players[seat].hand[place.card]
+        opens = rotate(DECK[card].opens, place.rotation)
+        return layout.would_link(place.pos, opens, DECK[card].motif, layout.motifs_by_group())
+
+    def allowed_placements(self, state: CardsState, seat: int) -> tuple[list[Place], bool]:
+        """The legal placements, and whether linking is compulsory now (version 2: when a
+        placement links, only the linking ones are legal)."""
+        places = self.placements(state, seat)
+        if rules_version(state.options) < 2 or not places:
+            return places, False
+        groups = state.layout.motifs_by_group()
+        hand = state.players[seat].hand
+        linking = [
+            p
+            for p in places
+            if state.layout.would_link(
+                p.pos,
+                rotate(DECK[hand[p.card]].opens, p.rotation),
+                DECK[hand[p.card]].motif,
+                groups,
+            )
+        ]
+        return (linking, True) if linking else (places, False)
+
     def take_choices(self, layout: Layout, candidates: Sequence[Cell]) -> list[Take]:
         """Every subset of the candidates whose removal leaves one edge-joined layout,
         the largest first (a one-click default), the empty choice last."""
@@ -458,7 +515,7 @@ class CardsEngine:
             return []
         if turn.phase == "take":
             return [t.to_dict() for t in self.take_choices(state.layout, turn.candidates)]
-        places = self.placements(state, seat)
+        places, _ = self.allowed_placements(state, seat)
         if places:
             return [p.to_dict() for p in places]
         return [Discard(i).to_dict() for i in range(len(state.players[seat].hand))]
@@ -504,6 +561,13 @@ class CardsEngine:
             raise illegal(f"adjacent: {where} shares no edge with the layout")
         if not layout.meets(act.pos, rotate(DECK[hand[act.card]].opens, act.rotation)):
             raise illegal(f"meeting-opening: no opening of the card meets one at {where}")
+        if rules_version(state.options) >= 2 and not self.links(state, turn.seat, act):
+            linking, compulsory = self.allowed_placements(state, turn.seat)
+            if compulsory:
+                raise illegal(
+                    f"linking: {act} links no two identical treasures, but a placement that "
+                    f"does exists (e.g. {linking[0]}); linking is compulsory when possible"
+                )
 
     def _place(self, state: CardsState, turn: Turn, act: Place) -> list[JSON]:
         """Lay the card; enter the take phase only if some non-empty take is valid."""
@@ -663,8 +727,7 @@ class CardsEngine:
             ]
         return view
 
-    @staticmethod
-    def _player_view(state: CardsState, seat: int, viewer: int | None, reveal: bool) -> JSON:
+    def _player_view(self, state: CardsState, seat: int, viewer: int | None, reveal: bool) -> JSON:
         player = state.players[seat]
         view: JSON = {
             "seat": seat,
@@ -675,6 +738,11 @@ class CardsEngine:
         }
         if reveal or seat == viewer:
             view["hand"] = [DECK[c].to_dict() for c in player.hand]
+        turn = state.turn
+        if seat == viewer and turn is not None and turn.seat == seat and turn.phase == "place":
+            # own view only (it depends on the secret hand): the legal placements are
+            # exactly the linking ones, for the client to highlight them as such
+            view["must_link"] = self.allowed_placements(state, seat)[1]
         return view
 
     def redact_action(self, state: CardsState, seat: int, action: JSON, viewer: int | None) -> JSON:

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, select, update
@@ -130,10 +130,15 @@ def _room_record(room: models.Room, seats: Any) -> RoomRecord:
             for x in seats
         ),
         host_hash=room.host_hash,
-        host_away_since=room.host_away_since,
+        host_away_since=_aware(room.host_away_since),
         listed=room.listed,
         rematch=None if room.rematch is None else dict(room.rematch),
     )
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    """SQLite gives back naive datetimes; every time stored here is UTC."""
+    return when if when is None or when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def _is(column: Any, value: str | None) -> Any:
@@ -203,14 +208,23 @@ class Repository:
             ).all()
             return _room_record(room, seats)
 
-    def take_seat(self, code: str, name: str, token_hash: str, max_players: int) -> int:
+    def take_seat(
+        self,
+        code: str,
+        name: str,
+        token_hash: str,
+        max_players: int,
+        kind: str = "human",
+        level: str | None = None,
+    ) -> int:
         """Seat `name` in the room's first free seat and return its number.
 
         The room row is locked first (a row lock on PostgreSQL, the write lock on SQLite)
         by a no-op update that only matches while the room has no game, so a join and a
         start of the same room, from any process, are decided one after the other: a
         join never lands beside a game that started without it. `RoomClosed` if the game
-        has started, `RoomFull` if no seat is free.
+        has started, `RoomFull` if no seat is free. A computer seat (`kind="computer"`) is
+        played by the computer at `level`.
         """
         with self._tx() as s:
             locked = s.execute(
@@ -224,7 +238,18 @@ class Repository:
             free = [i for i in range(max_players) if i not in taken]
             if not free:
                 raise RoomFull(code)
-            s.add(models.Seat(room_code=code, seat=free[0], name=name, token_hash=token_hash))
+            s.add(
+                models.Seat(
+                    room_code=code,
+                    seat=free[0],
+                    name=name,
+                    token_hash=token_hash,
+                    kind=kind,
+                    level=level,
+                    reason="seat" if level is not None else None,
+                    host=False,
+                )
+            )
             return free[0]
 
     def add_seat(
@@ -311,7 +336,7 @@ class Repository:
             )
             return list(s.scalars(query))
 
-    def update_room(self, code: str, game_id: str | None, **values: Any) -> bool:
+    def update_room(self, code: str, game_id: str | None, values: dict[str, Any]) -> bool:
         """Change room columns (`options`, `listed`, `host_away_since`, `rematch`) while
         the room's game is still `game_id`; False if it moved on meanwhile."""
         with self._tx() as s:
@@ -321,6 +346,23 @@ class Repository:
                 .values(**values)
             ).rowcount
         return changed == 1
+
+    def accept_rematch(
+        self, code: str, game_id: str, seat: int, offer: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """Add `seat` to the room's "play again" offer for `game_id`, or store `offer` when
+        there is none for that game; read and written under the room row's lock, so two
+        accepts at once both count. None if the room's game is no longer `game_id`."""
+        with self._tx() as s:
+            room = s.get(models.Room, code, with_for_update=True)
+            if room is None or room.game_id != game_id:
+                return None
+            current = room.rematch
+            if current is None or current.get("game") != game_id:
+                current = offer
+            accepted = sorted(set(current["accepted"]) | {seat})
+            room.rematch = dict(current) | {"accepted": accepted}
+            return dict(room.rematch)
 
     def set_host_seat(self, code: str, seat: int) -> None:
         with self._tx() as s:
@@ -430,6 +472,12 @@ class Repository:
                 ).rowcount
                 if claimed != 1:
                     return False
+                # A new game: seats a person plays are theirs again (a takeover ends).
+                s.execute(
+                    update(models.Seat)
+                    .where(models.Seat.room_code == game.room_code, models.Seat.kind == "human")
+                    .values(level=None, reason=None)
+                )
             s.add(_game_row(game))
         return True
 

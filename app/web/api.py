@@ -4,26 +4,44 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.web.deps import client_address, get_service
 
 router = APIRouter(prefix="/api")
 
 Service = Annotated[RoomService, Depends(get_service)]
+Authorization = Annotated[str | None, Header()]
 
 
 class CreateRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
     variant: str
     options: dict[str, Any] | None = None
+    # Extensions: the creator's own seat, computer opponents, an open table, start now.
+    name: str | None = Field(default=None, max_length=256)
+    computers: list[str] = Field(default_factory=list, max_length=5)
+    listed: bool = False
+    start: bool = False
 
 
 class Join(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(max_length=256)
+
+
+class UpdateRoom(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    options: dict[str, Any] | None = None
+    listed: bool | None = None
+
+
+class AddComputer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    level: str
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -36,13 +54,30 @@ def bearer(authorization: str | None) -> str | None:
 @router.post("/rooms", status_code=201)
 async def create_room(body: CreateRoom, service: Service, request: Request) -> dict[str, Any]:
     request.app.state.limits.rooms.check(client_address(request))
-    room = await service.create_room(body.variant, body.options)
-    return {
+    if body.start and body.name is None:
+        raise RoomError("bad_request", "start: a room started at once needs your name", 422)
+    room, host_token = await service.create_room(body.variant, body.options, body.listed)
+    answer: dict[str, Any] = {
         "code": room.code,
         "url": f"/r/{room.code}",
         "variant": room.variant,
         "options": room.options,
+        "host_token": host_token,
     }
+    if body.name is not None:
+        answer["seat"], answer["token"] = await service.join(room.code, body.name, host_token)
+    for level in body.computers:
+        await service.add_computer(room.code, host_token, level)
+    if body.start:
+        answer["game_id"] = await service.start_game(room.code, host_token)
+    return answer
+
+
+@router.get("/rooms")
+async def open_tables(
+    service: Service, limit: Annotated[int, Query(ge=1, le=100)] = 20
+) -> dict[str, Any]:
+    return {"rooms": await service.open_tables(limit)}
 
 
 @router.get("/rooms/{code}")
@@ -50,19 +85,56 @@ async def get_room(code: str, service: Service) -> dict[str, Any]:
     return await service.room_info(code)
 
 
+@router.patch("/rooms/{code}")
+async def update_room(
+    code: str, body: UpdateRoom, service: Service, authorization: Authorization = None
+) -> dict[str, Any]:
+    return await service.update_room(code, bearer(authorization), body.options, body.listed)
+
+
 @router.post("/rooms/{code}/join", status_code=201)
-async def join_room(code: str, body: Join, service: Service, request: Request) -> dict[str, Any]:
+async def join_room(
+    code: str,
+    body: Join,
+    service: Service,
+    request: Request,
+    authorization: Authorization = None,
+) -> dict[str, Any]:
     request.app.state.limits.joins.check(client_address(request))
-    seat, token = await service.join(code, body.name)
+    seat, token = await service.join(code, body.name, bearer(authorization))
     return {"seat": seat, "token": token}
+
+
+@router.post("/rooms/{code}/computers", status_code=201)
+async def add_computer(
+    code: str, body: AddComputer, service: Service, authorization: Authorization = None
+) -> dict[str, Any]:
+    seat, name = await service.add_computer(code, bearer(authorization), body.level)
+    return {"seat": seat, "name": name}
+
+
+@router.delete("/rooms/{code}/seats/{seat}")
+async def remove_seat(
+    code: str, seat: int, service: Service, authorization: Authorization = None
+) -> dict[str, Any]:
+    await service.remove_seat(code, seat, bearer(authorization))
+    return {"ok": True}
 
 
 @router.post("/rooms/{code}/start")
 async def start_game(
-    code: str, service: Service, authorization: Annotated[str | None, Header()] = None
+    code: str, service: Service, authorization: Authorization = None
 ) -> dict[str, Any]:
     game_id = await service.start_game(code, bearer(authorization))
     return {"game_id": game_id}
+
+
+@router.post("/rooms/{code}/rematch")
+async def rematch(
+    code: str, service: Service, authorization: Authorization = None
+) -> dict[str, Any]:
+    offer = await service.rematch(code, bearer(authorization))
+    return {"rematch": offer, "room": await service.room_info(code)}
 
 
 # The /api/games routes live in app/web/games.py.

@@ -83,6 +83,9 @@ def main(argv: list[str] | None = None) -> None:
         h11_max_incomplete_event_size=settings.max_header_bytes,
         limit_concurrency=settings.limit_concurrency or None,
         ws_max_size=WS_MAX_SIZE,
+        # uvicorn's CLI reads this variable itself; uvicorn.run does not.
+        ws_per_message_deflate=os.environ.get("UVICORN_WS_PER_MESSAGE_DEFLATE", "true").lower()
+        not in ("false", "0", "no"),
         # Client addresses come from X-Forwarded-For only when the proxy is trusted.
         proxy_headers=True,
         forwarded_allow_ips=settings.forwarded_allow_ips,

@@ -69,6 +69,14 @@ function motifIcon(name, size = 22) {
   return el;
 }
 
+/** Two chain links in a cell's corner: this placement links two identical treasures. */
+function linkMark() {
+  const g = svg("g", { class: "link-mark", "aria-hidden": "true", transform: "translate(80 20) rotate(-45)" });
+  g.append(svg("rect", { x: -13, y: -5, width: 16, height: 10, rx: 5 }));
+  g.append(svg("rect", { x: -3, y: -5, width: 16, height: 10, rx: 5 }));
+  return g;
+}
+
 /** One card in local coordinates 0..100: the path, then the motif in the middle. */
 function drawCard(card, rotation = 0) {
   const g = drawTile({ open: card.open, treasure: null, fixed: false }, { rotation });
@@ -374,12 +382,15 @@ export class CardsUI extends GameUI {
     // legal cells for the selected card and rotation, each with a preview of the card
     const me = this.me();
     const card = me && me.hand ? me.hand[this.selected] : null;
-    const hints = svg("g", { class: "place-hints" });
+    // Linking is compulsory when possible: then every listed placement links two identical
+    // treasures, and the cells say so (a non-linking placement would be refused).
+    const links = !!(me && me.must_link && this.isMyTurn());
+    const hints = svg("g", { class: "place-hints" + (links ? " must-link" : ""), "data-must-link": links ? "true" : "false" });
     for (const k of choices.anyRotation) {
       const [x, y] = k.split(",").map(Number);
       const action = choices.cells.get(k);
       const cell = svg("g", {
-        class: "place-cell" + (action ? " legal" : " other-rotation"), transform: `translate(${x * CELL} ${y * CELL})`,
+        class: "place-cell" + (action ? " legal" : " other-rotation") + (links ? " links" : ""), transform: `translate(${x * CELL} ${y * CELL})`,
         "data-pos": k,
       });
       if (action && card) {
@@ -388,10 +399,11 @@ export class CardsUI extends GameUI {
         cell.append(preview);
         cell.setAttribute("tabindex", "0");
         cell.setAttribute("role", "button");
-        cell.setAttribute("aria-label", t("cards.place_here", { x, y }));
+        cell.setAttribute("aria-label", t(links ? "cards.place_here_links" : "cards.place_here", { x, y }));
         activate(cell, () => this.act(action));
       }
       cell.append(svg("rect", { class: "place-frame", x: 3, y: 3, width: 94, height: 94, rx: 8 }));
+      if (links) cell.append(linkMark());
       hints.append(cell);
     }
     root.append(hints);
@@ -503,11 +515,15 @@ export class CardsUI extends GameUI {
         }, n ? t("cards.take_n", { n }) : t("cards.take_none"))));
       if (!take && this.legal !== null) panel.append(h("p", { class: "form-error", "data-testid": "take-split" }, t("cards.take_split")));
     }
+    const mustLink = mine && turn.phase === "place" && me.must_link;
+    if (mustLink) panel.append(h("p", { class: "help must-link-help", "data-testid": "must-link" }, t("cards.must_link")));
+    const placeable = new Set((this.legal || []).filter((a) => a.type === "place").map((a) => a.card));
     const row = h("div", { class: "hand-row" });
     (me.hand || []).forEach((card, i) => {
       const isSel = i === this.selected && v.status === "playing";
+      const linksHere = mustLink && placeable.has(i);
       row.append(h("button", {
-        type: "button", class: "hand-card" + (isSel ? " selected" : ""), "data-testid": `hand-${i}`,
+        type: "button", class: "hand-card" + (isSel ? " selected" : "") + (linksHere ? " links" : ""), "data-testid": `hand-${i}`,
         "aria-pressed": isSel ? "true" : "false", title: motifName(card.motif),
         on: { click: () => this.select(i) },
       }, cardIcon(card, isSel ? this.rotation : 0, 76), h("span", { class: "hand-label" }, motifName(card.motif))));

@@ -111,6 +111,7 @@ export class ClassicUI extends GameUI {
   choices() {
     const out = {
       slots: new Set(), reachable: new Map(), swappable: new Set(), picks: [], stay: false,
+      openPile: false, decline: false,
     };
     const v = this.view;
     if (!this.isMyTurn() || this.pending) return out;
@@ -129,6 +130,8 @@ export class ClassicUI extends GameUI {
         if (me && a.to[0] === me.pos[0] && a.to[1] === me.pos[1]) out.stay = true;
       } else if (a.type === "swap") out.swappable.add(a.with);
       else if (a.type === "pick") out.picks.push(a.treasure);
+      else if (a.type === "open_pile") out.openPile = true;
+      else if (a.type === "decline") out.decline = true;
     }
     return out;
   }
@@ -146,6 +149,10 @@ export class ClassicUI extends GameUI {
         this.ctx.showNews(t("event.revealed", { name: eventName(ev.name) }));
       } else if (ev.type === "swapped") {
         this.ctx.showNews(t("news.swapped", { name: name(ev.seat), other: name(ev.with) }));
+      } else if (ev.type === "opened") {
+        this.ctx.showNews(t("news.opened", { name: name(ev.seat) }));
+      } else if (ev.type === "declined") {
+        this.ctx.showNews(t("news.declined", { name: name(ev.seat) }));
       }
     }
   }
@@ -246,7 +253,26 @@ export class ClassicUI extends GameUI {
     panel.replaceChildren();
     const turn = v.status === "playing" ? v.turn : null;
     const ev = turn && turn.event;
-    // A bonus turn without an event is said once, by the status line's chip.
+    // A bonus turn is a proposal: while it may be declined, its player is told so here.
+    if (turn && !ev && turn.bonus && choices.decline) {
+      panel.hidden = false;
+      panel.dataset.event = "double_turn";
+      panel.dataset.used = "false";
+      panel.append(
+        h("div", { class: "event-head" },
+          eventIcon("double_turn", 40),
+          h("div", {},
+            h("div", { class: "event-kicker" }, t("event.title")),
+            h("strong", { class: "event-name" }, t("game.bonus_turn")),
+            h("div", { class: "event-desc" }, t("game.bonus_help")))),
+        h("div", { class: "choice-row" }, h("button", {
+          type: "button", class: "choice", "data-testid": "decline-bonus",
+          on: { click: () => this.act({ type: "decline" }) },
+        }, t("game.decline_bonus"))),
+      );
+      return;
+    }
+    // Otherwise a bonus turn without an event is said once, by the status line's chip.
     if (!turn || !ev) {
       panel.hidden = true;
       return;
@@ -273,6 +299,15 @@ export class ClassicUI extends GameUI {
         }, colorDot(p.color), " ", t("game.swap_with", { name: p.name })));
       }
       panel.append(row);
+    }
+    // Exchange: the pile stays hidden until its player chooses to open it (and so to
+    // have it reshuffled); moving on instead changes nothing.
+    if (choices.openPile) {
+      panel.append(h("p", { class: "help" }, t("game.open_pile_help")));
+      panel.append(h("div", { class: "choice-row" }, h("button", {
+        type: "button", class: "choice", "data-testid": "open-pile",
+        on: { click: () => this.act({ type: "open_pile" }) },
+      }, eventIcon("exchange", 22), " ", t("game.open_pile"))));
     }
     // Peek and exchange: the cards the event shows (own view only), each a button while
     // the server lists it as a legal pick.

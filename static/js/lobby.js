@@ -7,6 +7,8 @@ import { api, ApiError, request } from "./api.js";
 import { byId, h } from "./dom.js";
 import { formatDate, formatList, initI18n, onLanguageChange, t } from "./i18n.js";
 import { setupImport } from "./importer.js";
+import { enterRoom, listedChosen, loadOpenTables, setupLobbyTable } from "./lobby-table.js";
+import { tableApi } from "./table.js";
 import { renderIntro } from "./intro.js";
 import { applies } from "./options.js";
 import { VARIANTS, variantById } from "./variants.js";
@@ -90,17 +92,22 @@ function showApplying(variant) {
   }
 }
 
+/** The variant and options chosen in the form. */
+function choice() {
+  const variant = variantById(els.variant.value) || VARIANTS[0];
+  const options = {};
+  for (const opt of variant.options) options[opt.key] = (chosen[variant.id] || {})[opt.key] ?? opt.default;
+  return { variant, options };
+}
+
 async function createRoom(ev) {
   ev.preventDefault();
   els.error.textContent = "";
-  const variant = variantById(els.variant.value) || VARIANTS[0];
-  const options = {};
-  for (const opt of variant.options) options[opt.key] = chosen[variant.id][opt.key];
+  const { variant, options } = choice();
   els.create.disabled = true;
   els.create.textContent = t("lobby.creating");
   try {
-    const res = await api.createRoom(variant.id, options);
-    location.assign(res.url || `/r/${encodeURIComponent(res.code)}`);
+    enterRoom(await tableApi.create(variant.id, options, { listed: listedChosen() }));
   } catch (err) {
     els.error.textContent = err instanceof ApiError && err.status ? err.message : t("error.network");
     els.create.disabled = false;
@@ -243,7 +250,11 @@ function main() {
   onLanguageChange(intro);
   renderVariantSelect();
   renderOptions();
-  els.variant.addEventListener("change", renderOptions);
+  const table = setupLobbyTable(choice);
+  els.variant.addEventListener("change", () => {
+    renderOptions();
+    table.render();
+  });
   els.form.addEventListener("submit", createRoom);
   setupFilters();
   setupImport(byId("import-form"), byId("import-file"), byId("import-error"));
@@ -253,10 +264,14 @@ function main() {
     renderFilters();
     renderLive();
     renderFinished();
+    table.render();
   });
   loadLists();
+  loadOpenTables();
   setInterval(() => {
-    if (!document.hidden) loadLists();
+    if (document.hidden) return;
+    loadLists();
+    loadOpenTables();
   }, REFRESH_MS);
 }
 

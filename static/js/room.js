@@ -14,6 +14,8 @@ import { initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { entryWords } from "./movelog.js";
 import { optionWords } from "./options.js";
 import { ensureSprite } from "./tiles.js";
+import { initTable, joinToken, mayStart, renderTable, seatBadges, seatControls, startToken } from "./room-table.js";
+import { seatName as seatLabel, tableApi } from "./table.js";
 import { COLORS, variantById } from "./variants.js";
 
 /** Game UIs by variant id. */
@@ -149,8 +151,7 @@ function createGameUI() {
 function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
-      app.seat = msg.seat ?? null;
-      setRoom(msg.room);
+      onWelcome(msg);
       break;
     case "room":
       setRoom(msg.room);
@@ -170,6 +171,20 @@ function onMessage(msg) {
     default:
       break;
   }
+}
+
+/** A welcome answers hello, or says this tab's seat changed number or was freed. */
+function onWelcome(msg) {
+  const seat = msg.seat ?? null;
+  if (app.token && app.seat !== null && seat !== app.seat && app.room) {
+    if (seat === null) {
+      app.token = null;
+      saveToken(code, null);
+      showNews(t("room.seat_freed"));
+    }
+  }
+  app.seat = seat;
+  setRoom(msg.room);
 }
 
 function onError(msg) {
@@ -283,6 +298,8 @@ function renderChatNote() {
 function renderLobby() {
   const room = app.room;
   if (!room) return;
+  for (const s of room.seats) if (s.kind === "computer") app.names.set(s.seat, seatLabel(s));
+  renderTable({ code, variant, room, seat: app.seat, token: app.token, showError, errorText });
   const seated = app.seat !== null;
   const seats = room.seats;
   els.seats.replaceChildren();
@@ -292,10 +309,12 @@ function renderLobby() {
     if (s) {
       els.seats.append(h("li", { class: "seat" + (s.seat === app.seat ? " mine" : ""), "data-testid": `seat-${i}` },
         colorDot(color, "big"),
-        h("span", { class: "seat-name" }, s.name),
+        h("span", { class: "seat-name" }, seatLabel(s)),
         s.kind === "bot" ? h("span", { class: "muted" }, ` (${t("room.bot")})`) : null,
         s.seat === app.seat ? h("span", { class: "muted" }, ` (${t("room.you")})`) : null,
-        connMark(s.connected || s.kind === "bot")));
+        seatBadges(s),
+        connMark(s.connected || s.kind === "bot" || s.kind === "computer"),
+        seatControls(s, app.seat)));
     } else {
       els.seats.append(h("li", { class: "seat free", "data-testid": `seat-${i}` },
         colorDot(color, "big hollow"), h("span", { class: "muted" }, t("room.free_seat"))));
@@ -304,7 +323,7 @@ function renderLobby() {
   const full = seats.length >= variant.maxPlayers;
   const lobby = room.status === "lobby";
   els.joinForm.hidden = seated || full || !lobby;
-  els.start.hidden = !seated || !lobby;
+  els.start.hidden = !mayStart(room, app.seat);
   els.start.disabled = seats.length < variant.minPlayers;
   if (seated) {
     els.lobbyHelp.textContent = seats.length < variant.minPlayers
@@ -333,7 +352,7 @@ async function join(ev) {
   }
   els.joinButton.disabled = true;
   try {
-    const res = await api.join(code, name);
+    const res = await tableApi.join(code, name, joinToken());
     app.token = res.token;
     app.seat = res.seat;
     saveToken(code, res.token);
@@ -355,7 +374,7 @@ async function start() {
   els.lobbyError.textContent = "";
   els.start.disabled = true;
   try {
-    await api.start(code, app.token);
+    await api.start(code, startToken(app.token));
   } catch (err) {
     els.lobbyError.textContent = err instanceof ApiError ? errorText(err.code, err.message) : t("error.network");
     els.start.disabled = false;
@@ -472,6 +491,7 @@ function renderAll() {
 }
 
 async function main() {
+  initTable(code);
   initI18n();
   ensureSprite();
   setupShare();

@@ -189,6 +189,11 @@ export class TeamUI extends ClassicUI {
     el.dataset.seat = String(v.turn.seat);
     el.dataset.phase = v.turn.phase;
     el.append(colorDot(p.color, "big"));
+    if (v.turn.phase === "daedalus") {
+      // the game's first step: the first Daedalus card, turned in front of everyone
+      el.append(this.isMyTurn() ? h("strong", {}, t("team.first_card")) : h("span", {}, t("team.turn.other_first_card", { name: p.name })));
+      return;
+    }
     el.append(this.isMyTurn() ? h("strong", {}, t("team.turn.yours")) : h("span", {}, t("team.turn.other", { name: p.name })));
     el.append(h("span", { class: "event-chip" }, t("team.moves", { n: v.turn.moves, m: v.turn.moves_allowed })));
     if (v.turn.collected) el.append(h("span", { class: "event-chip" }, t("team.bonus")));
@@ -230,6 +235,26 @@ export class TeamUI extends ClassicUI {
     const panel = this.els.event;
     panel.replaceChildren();
     const d = v.daedalus;
+    if (d && !d.card && v.status === "playing" && v.turn && v.turn.phase === "daedalus") {
+      // The book is still shut: the board is all face up, and the first turn opens it.
+      const canTurn = this.isMyTurn() && !this.pending && (this.legal || []).some((a) => a.type === "daedalus");
+      panel.hidden = false;
+      panel.dataset.event = "daedalus";
+      panel.append(
+        h("div", { class: "event-head team-daedalus", "data-testid": "daedalus-shut" },
+          h("div", { class: "daedalus-page", "aria-hidden": "true" }, "?"),
+          h("div", {},
+            h("div", { class: "event-kicker" }, t("team.daedalus")),
+            h("div", { class: "event-desc" }, t("team.first_card_help")))),
+      );
+      if (this.isMyTurn()) {
+        panel.append(h("div", { class: "choice-row" }, h("button", {
+          type: "button", class: "choice primary", "data-testid": "turn-first-card", disabled: !canTurn,
+          on: { click: () => this.act({ type: "daedalus" }) },
+        }, t("team.first_card"))));
+      }
+      return;
+    }
     if (!d || !d.card) {
       panel.hidden = true;
       return;

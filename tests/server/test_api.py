@@ -120,7 +120,7 @@ def test_start_needs_two_players(client: TestClient) -> None:
 
 def test_start_then_the_room_is_closed_to_joins_and_restarts(client: TestClient) -> None:
     code, tokens = make_room(client, ["Ann", "Bob"])
-    game_id = start(client, code, tokens[1])
+    game_id = start(client, code, tokens[0])
     room = client.get(f"/api/rooms/{code}").json()
     assert room["status"] == "playing"
     assert room["game_id"] == game_id

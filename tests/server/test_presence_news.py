@@ -57,3 +57,39 @@ def test_the_coalescer_runs_at_once_then_once_per_interval() -> None:
     started = asyncio.run(run())
     assert [k for k, _ in calls] == ["a", "b", "a"], "the 49 others: one call, later"
     assert calls[2][1] - started >= 0.2
+
+
+def test_a_crowd_arriving_reads_the_room_about_once_a_second(client: TestClient) -> None:
+    """Each hello used to read the room row and the log under the room's lock (which the
+    players' actions wait for); a crowd now costs about one read a second."""
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    repo: Any = client.app.state.repo  # type: ignore[attr-defined]
+    reads: list[str] = []
+    real_get_room, real_actions = repo.get_room, repo.actions
+
+    def get_room(*args: Any) -> Any:
+        reads.append("room")
+        return real_get_room(*args)
+
+    def actions(*args: Any) -> Any:
+        reads.append("log")
+        return real_actions(*args)
+
+    repo.get_room, repo.actions = get_room, actions
+    try:
+        with contextlib.ExitStack() as stack:
+            player = stack.enter_context(client.websocket_connect(f"/ws/{code}"))
+            _, first = hello(player, tokens[0])
+            began = time.monotonic()
+            states = [
+                hello(stack.enter_context(client.websocket_connect(f"/ws/{code}")), None)[1]
+                for _ in range(ARRIVALS)
+            ]
+            elapsed = time.monotonic() - began
+    finally:
+        repo.get_room, repo.actions = real_get_room, real_actions
+    assert {s["seq"] for s in states} == {first["seq"]}
+    assert all(s["view"] == states[0]["view"] for s in states), "each got the game as it is"
+    assert reads.count("log") <= 2 + elapsed, f"{len(reads)} reads in {elapsed:.1f} s"
+    assert reads.count("room") <= 2 + elapsed, f"{len(reads)} reads in {elapsed:.1f} s"

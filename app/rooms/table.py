@@ -1,0 +1,91 @@
+"""The table's rules before and after a game: who hosts, who may start, which names may sit
+together, computer seats' names, and the "play again" offer. Pure decisions over room
+records; `RoomService` reads and writes the rows and tells the processes.
+
+The host is whoever holds the host token the create call returned. The host's seat is the
+seat taken with that token; in a room whose host took no seat (a client of the public
+protocol, which knows no host token) or left it, the first person seated stands for the
+host. The
+host starts the game; when the host's seat has been disconnected for `grace` seconds (or
+the host left it), any seated player may.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from app.bots import LEVELS
+from app.rooms.errors import RoomError
+from app.store.repository import RoomRecord, SeatRecord
+
+REMATCH_SECONDS = 60.0
+
+
+def name_key(name: str) -> str:
+    """What two names must not share in one room: case and compatibility forms folded
+    (`Ann`, `ANN` and `Ａnn` are one name). The one place to make the rule stricter."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_name_free(room: RoomRecord, name: str) -> None:
+    key = name_key(name)
+    if any(name_key(s.name) == key for s in room.seats):
+        raise RoomError("name_taken", f"someone in this room is already called {name!r}", 409)
+
+
+def computer_name(room: RoomRecord, level: str) -> str:
+    """`Computer (hard)`, then `Computer 2 (hard)`, ...: unique in the room."""
+    if level not in LEVELS:
+        raise RoomError("bad_level", f"a computer level is one of {', '.join(LEVELS)}", 422)
+    taken = {name_key(s.name) for s in room.seats}
+    for n in range(1, 10):
+        name = f"Computer ({level})" if n == 1 else f"Computer {n} ({level})"
+        if name_key(name) not in taken:
+            return name
+    raise RoomError("room_full", "every seat is taken", 409)
+
+
+def host_seat(room: RoomRecord) -> SeatRecord | None:
+    """The seat whose presence counts as the host's (see the module docstring)."""
+    flagged = next((s for s in room.seats if s.host), None)
+    return flagged or next((s for s in room.seats if s.kind == "human"), None)
+
+
+@dataclass(frozen=True, slots=True)
+class StartCheck:
+    """Whether a seated player other than the host may start, and from when."""
+
+    allowed: bool
+    host_away_since: datetime | None
+    wait_seconds: float
+
+
+def others_may_start(
+    room: RoomRecord, host_connected: bool, now: datetime, grace: float
+) -> StartCheck:
+    host = host_seat(room)
+    if host is not None and host_connected:
+        return StartCheck(False, None, grace)
+    since = room.host_away_since or now
+    left = grace - (now - since).total_seconds()
+    return StartCheck(left <= 0, since, max(0.0, left))
+
+
+def rematch_offer(game_id: str, room: RoomRecord, seat: int, now: datetime) -> dict[str, Any]:
+    """A new "play again" offer: the asker and every computer seat accept at once."""
+    accepted = sorted({seat} | {s.seat for s in room.seats if s.kind == "computer"})
+    deadline = now + timedelta(seconds=REMATCH_SECONDS)
+    return {"game": game_id, "accepted": accepted, "deadline": deadline.isoformat()}
+
+
+def rematch_accept(offer: dict[str, Any], seat: int) -> dict[str, Any]:
+    return offer | {"accepted": sorted(set(offer["accepted"]) | {seat})}
+
+
+def rematch_due(offer: dict[str, Any], room: RoomRecord, now: datetime) -> bool:
+    """Everyone accepted, or the time is up: the offer is settled now."""
+    everyone = {s.seat for s in room.seats} <= set(offer["accepted"])
+    return everyone or now >= datetime.fromisoformat(offer["deadline"])

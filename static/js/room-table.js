@@ -1,0 +1,209 @@
+/**
+ * The room's table parts around the game: the options in words (header), the seat
+ * controls (leave, remove), the host's panel (options, open table, computer players), the
+ * start rule, and after the game the replay link and "Play again".
+ */
+
+import { ApiError } from "./api.js";
+import { byId, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { applies } from "./options.js";
+import { LEVELS, loadHostToken, seatName, tableApi } from "./table.js";
+
+const els = {
+  startRule: byId("start-rule"),
+  host: byId("host-panel"),
+  after: byId("after-game"),
+};
+
+/**
+ * @typedef {{code: string, variant: any, room: any, seat: number|null, token: string|null,
+ *            showError: (text: string) => void, errorText: (code: string, message: string) => string}} TableContext
+ */
+
+/** @type {TableContext|null} */
+let ctx = null;
+let hostToken = null;
+let ticker = null;
+/** Level picked in the host panel, kept across re-renders. */
+let pickedLevel = "medium";
+
+export function initTable(code) {
+  hostToken = loadHostToken(code);
+  return hostToken;
+}
+
+export function isHost() {
+  return !!hostToken;
+}
+
+function fail(err) {
+  if (!ctx) return;
+  ctx.showError(err instanceof ApiError && err.status ? ctx.errorText(err.code, err.message) : t("error.network"));
+}
+
+/** Seconds until `iso` (an ISO time), at least 0. */
+function secondsUntil(iso) {
+  const at = Date.parse(iso);
+  return Number.isNaN(at) ? 0 : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** When others may start: null while the host is here. */
+function othersMayStartIn(room) {
+  const host = room.host;
+  if (!host || host.connected || !host.away_since) return null;
+  const at = Date.parse(host.away_since) + host.grace * 1000;
+  return Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** Whether this page may press Start: the host, or anyone seated once the host is gone. */
+export function mayStart(room, seat) {
+  if (!room || room.status !== "lobby" || seat === null) return false;
+  if (hostToken || (room.host && room.host.seat === seat)) return true;
+  return othersMayStartIn(room) === 0;
+}
+
+/** The token Start is sent with: the host's key when this page holds it. */
+export function startToken(token) {
+  return hostToken || token;
+}
+
+/** The host's key goes along with a join, so the host's seat is known. */
+export function joinToken() {
+  return hostToken;
+}
+
+/** A seat's small controls: leave one's own seat, or (host) remove another. */
+export function seatControls(s, seat) {
+  if (!ctx || !ctx.room || ctx.room.status !== "lobby") return null;
+  const mine = s.seat === seat;
+  if (!mine && !hostToken) return null;
+  const label = mine ? t("room.leave") : t("room.remove");
+  return h("button", {
+    type: "button", class: "small secondary seat-remove", "data-testid": mine ? "leave-seat" : `remove-seat-${s.seat}`,
+    title: mine ? label : t("room.remove_named", { name: seatName(s) }),
+    on: { click: () => removeSeat(s.seat, mine) },
+  }, label);
+}
+
+async function removeSeat(number, mine) {
+  try {
+    await tableApi.removeSeat(ctx.code, number, mine && !hostToken ? ctx.token : hostToken || ctx.token);
+  } catch (err) {
+    fail(err);
+  }
+}
+
+/** A seat's badges after its name: computer level is in the name; host is marked. */
+export function seatBadges(s) {
+  return s.host ? h("span", { class: "badge host-badge", "data-testid": "host-badge" }, t("seat.host")) : null;
+}
+
+function renderStartRule(room, seat) {
+  const el = els.startRule;
+  el.hidden = room.status !== "lobby";
+  if (el.hidden) return;
+  const wait = othersMayStartIn(room);
+  if (hostToken) el.textContent = t("room.host_help");
+  else if (wait === null) el.textContent = t("room.start_rule", { s: room.host ? room.host.grace : 60 });
+  else if (wait > 0) el.textContent = t("room.host_away_wait", { s: wait });
+  else el.textContent = t("room.host_away_now");
+  el.dataset.seated = seat === null ? "" : "1";
+}
+
+function optionControl(opt, value) {
+  const id = `room-opt-${opt.key}`;
+  const send = (v) => tableApi.update(ctx.code, hostToken, { options: { ...ctx.room.options, [opt.key]: v } }).catch(fail);
+  if (opt.type === "choice") {
+    const select = h("select", { id, "data-testid": id, on: { change: (ev) => send(ev.target.value) } },
+      ...opt.choices.map((ch) => h("option", { value: ch.value }, t(ch.label))));
+    select.value = value;
+    return h("div", { class: "option choice" }, h("label", { for: id }, t(opt.label)), select);
+  }
+  const input = h("input", { type: "checkbox", id, "data-testid": id, on: { change: (ev) => send(ev.target.checked) } });
+  input.checked = !!value;
+  return h("div", { class: "option" }, input, h("label", { for: id }, t(opt.label)));
+}
+
+function renderHostPanel(room) {
+  const panel = els.host;
+  panel.hidden = !hostToken || room.status !== "lobby";
+  if (panel.hidden) return;
+  // Do not rebuild under the user's hands (an open select would close).
+  if (panel.contains(document.activeElement) && panel.dataset.options === JSON.stringify(room.options)) return;
+  panel.dataset.options = JSON.stringify(room.options);
+  const variant = ctx.variant;
+  const full = room.seats.length >= variant.maxPlayers;
+  const level = h("select", { id: "computer-level", "data-testid": "computer-level", on: { change: (ev) => { pickedLevel = ev.target.value; } } },
+    ...LEVELS.map((lv) => h("option", { value: lv }, t(`level.${lv}`))));
+  level.value = pickedLevel;
+  const listed = h("input", {
+    type: "checkbox", id: "room-listed", "data-testid": "room-listed",
+    on: { change: (ev) => tableApi.update(ctx.code, hostToken, { listed: ev.target.checked }).catch(fail) },
+  });
+  listed.checked = !!room.listed;
+  panel.replaceChildren(...[
+    h("h3", {}, t("room.host_panel")),
+    variant.options.length
+      ? h("fieldset", { class: "options" }, h("legend", {}, t("room.options_title")),
+        ...variant.options.filter((opt) => applies(opt, room.options))
+          .map((opt) => optionControl(opt, room.options[opt.key] ?? opt.default)))
+      : null,
+    h("div", { class: "option" }, listed, h("label", { for: "room-listed" }, t("room.listed"))),
+    h("div", { class: "add-computer row" },
+      h("label", { for: "computer-level" }, t("room.add_computer")),
+      level,
+      h("button", {
+        type: "button", "data-testid": "add-computer", disabled: full,
+        on: { click: () => tableApi.addComputer(ctx.code, hostToken, level.value).catch(fail) },
+      }, t("room.add"))),
+  ].filter(Boolean));
+}
+
+function renderAfterGame(room, seat, token) {
+  const panel = els.after;
+  const finished = room.status === "finished" && !!room.game_id;
+  panel.hidden = !finished;
+  if (!finished) return;
+  const offer = room.rematch && room.rematch.game === room.game_id ? room.rematch : null;
+  const mine = offer && seat !== null && offer.accepted.includes(seat);
+  const button = seat === null || mine ? null : h("button", {
+    type: "button", class: "primary", "data-testid": "play-again",
+    on: {
+      click: async (ev) => {
+        ev.target.disabled = true;
+        try {
+          await tableApi.rematch(ctx.code, token);
+        } catch (err) {
+          ev.target.disabled = false;
+          fail(err);
+        }
+      },
+    },
+  }, t(offer ? "room.accept_again" : "room.play_again"));
+  panel.replaceChildren(...[
+    h("a", { class: "button secondary", "data-testid": "watch-replay", href: `/replay/${encodeURIComponent(room.game_id)}` }, t("room.watch_replay")),
+    button,
+    offer ? h("p", { class: "rematch-status", "data-testid": "rematch-status" },
+      t("room.rematch_status", { ready: offer.accepted.length, total: room.seats.length, s: secondsUntil(offer.deadline) }),
+      mine ? " " + t("room.rematch_mine") : "") : null,
+  ].filter(Boolean));
+}
+
+/** Render every table part for the room as last sent. */
+export function renderTable(context) {
+  ctx = context;
+  const { room, seat, token } = context;
+  if (!room) return;
+  renderStartRule(room, seat);
+  renderHostPanel(room);
+  renderAfterGame(room, seat, token);
+  // Countdowns (host away, play again) tick while they matter.
+  const ticking = (room.status === "lobby" && room.host && !room.host.connected) || !!room.rematch;
+  if (ticking && !ticker) ticker = setInterval(() => ctx && renderTable(ctx), 1000);
+  if (!ticking && ticker) {
+    clearInterval(ticker);
+    ticker = null;
+  }
+}
+

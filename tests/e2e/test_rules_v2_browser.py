@@ -1,0 +1,214 @@
+"""Browser tests of the rules-version-2 choices (issue 11), in headless Chromium.
+
+- Team: a real room; seq 0 shows the whole maze face up and the first Daedalus card is
+  turned by seat 0's button, in front of everyone (both pages see the card and the news).
+- Classic (open the pile, decline the bonus turn) and cards (linking highlight): those
+  positions come up at random in real games, so the room page's own UI modules are driven
+  with views and legal lists made by the real engine for an exact position, and what the
+  player clicks is the action the engine then accepts.
+
+Screenshots (desktop 1366x900 and phone 390x844) go to $SHOTS when it is set.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.rules import Game
+from app.rules.cards import ENGINE, Place
+from tests.e2e.conftest import http_json, join_room
+from tests.rules.cards_helpers import lay, set_hand
+from tests.rules.helpers import arm_event
+
+SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
+V2 = {"rules_version": 2}
+
+MOUNT = """async ([variant, seat]) => {
+  const mod = await import(variant === "cards" ? "/static/js/cards.js" : "/static/js/classic.js");
+  const Ui = variant === "cards" ? mod.CardsUI : mod.ClassicUI;
+  const byId = (id) => document.getElementById(id);
+  document.getElementById("room-page").dataset.phase = "playing";
+  window.__sent = [];
+  window.__news = [];
+  window.__ui = new Ui(
+    { board: byId("board"), spare: byId("spare"), rotateCw: byId("rotate-cw"),
+      rotateCcw: byId("rotate-ccw"), stay: byId("stay-button"), controls: byId("controls"),
+      turn: byId("turn-status"), seq: byId("seq"), target: byId("target-box"),
+      event: byId("event-panel"), players: byId("player-list"), result: byId("result-banner"),
+      hand: byId("hand-panel") },
+    { sendAction: (a) => { window.__sent.push(a); return true; }, requestLegal: () => {},
+      showError: (t) => window.__news.push("error: " + t), showNews: (t) => window.__news.push(t),
+      isConnected: () => true },
+  );
+  return true;
+}"""
+
+FEED = """([msg, legal]) => {
+  window.__sent = [];
+  window.__ui.setState(msg, true);
+  window.__ui.setLegal({ seq: msg.seq, actions: legal });
+  return true;
+}"""
+
+
+def shot(page: Any, name: str) -> None:
+    folder = os.environ.get("SHOTS")
+    if folder:
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+
+def bench(browser: Any, server: str, variant: str, size: str) -> Any:
+    """The room page of a fresh room (lobby: no game of its own), with a UI of `variant`
+    mounted on its game elements, fed by the test."""
+    width, height = SIZES[size]
+    phone = size == "phone"
+    ctx = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone
+    )
+    ctx.set_default_timeout(15000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    room = http_json("POST", server + "/api/rooms", {"variant": variant})
+    page.goto(server + room["url"])
+    page.wait_for_selector("[data-testid=conn-status][data-status=online]", state="attached")
+    page.evaluate(MOUNT, [variant, 0])
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def feed(page: Any, game: Game, seat: int, last: dict[str, Any] | None = None) -> None:
+    msg = {"type": "state", "seq": game.seq, "view": game.view(seat), "last": last}
+    page.evaluate(FEED, [msg, game.legal_actions(seat)])
+
+
+def apply_sent(page: Any, game: Game, seat: int) -> list[dict[str, Any]]:
+    """The action the page sent, applied by the engine (it must accept it)."""
+    sent = page.evaluate("() => window.__sent")
+    assert len(sent) == 1, sent
+    events = game.apply(seat, sent[0])
+    action = sent[0]
+    feed(page, game, seat, {"seq": game.seq, "seat": seat, "action": action, "events": events})
+    return sent
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_classic_open_the_pile_then_pick_the_top_card(server: str, browser, size: str) -> None:
+    page = bench(browser, server, "classic", size)
+    game = Game.new("classic", ["Ann", "Bob"], "e2e-exchange", {"events": True, **V2})
+    arm_event(game, "exchange", "Sf")
+    game.apply(0, {"type": "push", "side": "S", "index": 5, "rotation": 0})
+    pile = game.state.players[0].pile.copy()
+    feed(page, game, 0)
+    page.wait_for_selector("[data-testid=open-pile]")
+    assert page.locator("[data-testid^=pick-]").count() == 0  # nothing shown before opening
+    assert page.get_attribute("[data-testid=event-panel]", "data-event") == "exchange"
+    shot(page, f"classic-exchange-closed-{size}")
+    page.click("[data-testid=open-pile]")
+    assert apply_sent(page, game, 0) == [{"type": "open_pile"}]
+    page.wait_for_selector(f"[data-testid=pick-{pile[-1]}]")
+    assert page.locator("[data-testid^=pick-]").count() == len(pile)
+    assert page.locator("[data-testid=open-pile]").count() == 0
+    shot(page, f"classic-exchange-open-{size}")
+    page.click(f"[data-testid=pick-{pile[-1]}]")
+    assert apply_sent(page, game, 0) == [{"type": "pick", "treasure": pile[-1]}]
+    assert game.state.players[0].pile[0] == pile[-1]
+    page.wait_for_function("() => !document.querySelector('[data-testid^=pick-]')")
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_classic_decline_the_bonus_turn(server: str, browser, size: str) -> None:
+    page = bench(browser, server, "classic", size)
+    game = Game.new("classic", ["Ann", "Bob", "Cy"], "e2e-bonus", {"events": True, **V2})
+    arm_event(game, "double_turn", "Nb")
+    game.apply(0, {"type": "push", "side": "N", "index": 1, "rotation": 0})
+    game.apply(0, {"type": "move", "to": [0, 0]})
+    assert game.view(0)["turn"]["bonus"] is True
+    feed(page, game, 0)
+    page.wait_for_selector("[data-testid=decline-bonus]")
+    assert page.get_attribute("[data-testid=event-panel]", "data-event") == "double_turn"
+    shot(page, f"classic-bonus-{size}")
+    page.click("[data-testid=decline-bonus]")
+    assert apply_sent(page, game, 0) == [{"type": "decline"}]
+    assert game.to_move == 1
+    page.wait_for_selector("[data-testid=event-panel][hidden]", state="attached")
+    news = page.evaluate("() => window.__news")
+    assert any("declined" in line for line in news), news
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_cards_linking_placements_are_highlighted(server: str, browser, size: str) -> None:
+    page = bench(browser, server, "cards", size)
+    game = Game.new("cards", ["Ann", "Bob"], "e2e-link", V2)
+    lay(game, {(0, 0): ("chest", "I", "EW"), (1, 0): ("owl", "I", "EW")})
+    set_hand(game, 0, [("chest", "L"), ("ghost", "I")])
+    feed(page, game, 0)
+    page.wait_for_selector("[data-testid=must-link]")
+    assert page.get_attribute(".place-hints", "data-must-link") == "true"
+    assert page.locator("[data-testid=hand-0].links").count() == 1
+    assert page.locator("[data-testid=hand-1].links").count() == 0
+    lit = page.locator(".place-cell.legal.links")
+    for _ in range(4):
+        if lit.count():
+            break
+        page.click("[data-testid=rotate-cw-card]")
+    assert lit.count() >= 1
+    assert page.locator(".place-cell:not(.links)").count() == 0
+    shot(page, f"cards-must-link-{size}")
+    linking = game.legal_actions(0)
+    assert all(ENGINE.links(game.state, 0, Place.from_dict(a)) for a in linking)
+    lit.first.click()
+    sent = apply_sent(page, game, 0)
+    assert sent[0] in linking and sent[0]["card"] == 0  # the chest, joined to the chest
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_team_first_daedalus_card_is_turned_in_front_of_everyone(server: str, browser) -> None:
+    room = http_json("POST", server + "/api/rooms", {"variant": "team", "options": {}})
+    assert room["options"]["rules_version"] == 2
+    url = server + room["url"]
+    pages = []
+    for size in ("desktop", "phone"):
+        width, height = SIZES[size]
+        phone = size == "phone"
+        ctx = browser.new_context(
+            viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone
+        )
+        ctx.set_default_timeout(15000)
+        pages.append(ctx.new_page())
+    a, b = pages
+    errors: list[str] = []
+    for p in pages:
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    join_room(a, url, "Ann", 0)
+    join_room(b, url, "Bob", 1)
+    a.click("[data-testid=start-button]")
+    for p in pages:
+        p.wait_for_selector("[data-testid=daedalus-shut]")
+        assert p.locator("[data-testid=board] .team-rubble").count() == 0  # all face up
+        assert p.get_attribute("[data-testid=turn-status]", "data-phase") == "daedalus"
+    assert b.locator("[data-testid=turn-first-card]").count() == 0  # seat 0 turns it
+    a.wait_for_selector("[data-testid=turn-first-card]:not([disabled])")
+    shot(a, "team-book-shut-desktop")
+    shot(b, "team-book-shut-phone")
+    a.click("[data-testid=turn-first-card]")
+    for p in pages:
+        p.wait_for_selector("[data-testid=daedalus-card]")
+        p.wait_for_selector("[data-testid=move-log][data-count='1']")
+        assert (p.text_content("[data-testid=log-entry] .log-notation") or "") == "daedalus"
+        assert p.get_attribute("[data-testid=turn-status]", "data-phase") == "play"
+    b.wait_for_selector("[data-testid=news]:not([hidden])")
+    shot(a, "team-first-card-desktop")
+    shot(b, "team-first-card-phone")
+    assert errors == []
+    for p in pages:
+        p.context.close()

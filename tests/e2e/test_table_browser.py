@@ -1,0 +1,157 @@
+"""The table in headless Chromium: "Play against the computer" from the lobby (a person
+pushes and moves, the computer answers), the host's room before the start, and "Play
+again" from the end screen. Screenshots go to the test's folder (tmp_path)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.conftest import http_json, join_room
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+
+
+def test_play_against_the_computer(server: str, browser, tmp_path: Path) -> None:
+    ctx = browser.new_context(**DESKTOP)
+    ctx.set_default_timeout(20000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.fill("[data-testid=vs-name]", "Zoé")
+    page.select_option("[data-testid=vs-count]", "1")
+    page.select_option("[data-testid=vs-level]", "hard")
+    page.screenshot(path=str(tmp_path / "lobby-desktop.png"), full_page=True)
+    page.click("[data-testid=vs-button]")
+
+    # The room opens with the game running; the person moves first.
+    page.wait_for_url("**/r/*")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
+    assert "Computer (hard)" in page.text_content("[data-testid=players]")
+    assert page.text_content("[data-testid=room-options]").strip()
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    page.click("[data-testid^=arrow-][data-active=true] >> nth=0")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=move]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    page.locator("[data-testid^=cell-]").first.click()
+
+    # The computer answers with its push and move, and it is the person's turn again.
+    page.wait_for_selector("[data-testid=move-log][data-count='4']")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
+    names = page.locator("[data-testid=log-entry] .log-name").all_text_contents()
+    assert names == ["Zoé", "Zoé", "Computer (hard)", "Computer (hard)"], names
+    page.screenshot(path=str(tmp_path / "vs-computer-desktop.png"))
+    assert errors == []
+    ctx.close()
+
+
+def test_the_host_sets_up_the_room_and_a_guest_sees_it(
+    server: str, browser, tmp_path: Path
+) -> None:
+    host_ctx, guest_ctx = browser.new_context(**DESKTOP), browser.new_context(**PHONE)
+    for ctx in (host_ctx, guest_ctx):
+        ctx.set_default_timeout(15000)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    errors: list[str] = []
+    host.on("pageerror", lambda e: errors.append(f"host: {e}"))
+    guest.on("pageerror", lambda e: errors.append(f"guest: {e}"))
+
+    host.goto(server + "/")
+    host.check("[data-testid=listed]")
+    host.click("[data-testid=create-button]")
+    host.wait_for_url("**/r/*")
+    url = host.url
+    join_room(host, url, "Ann", 0)
+    host.wait_for_selector("[data-testid=host-panel]:not([hidden])")
+    host.wait_for_selector("[data-testid=host-badge]")
+
+    # The host changes an option and adds a computer seat; the guest sees both in words.
+    host.check("[data-testid=room-opt-events]")
+    host.select_option("[data-testid=computer-level]", "easy")
+    host.click("[data-testid=add-computer]")
+    host.wait_for_selector("[data-testid=seat-1] .seat-name")
+    assert host.text_content("[data-testid=seat-1] .seat-name") == "Computer (easy)"
+
+    # The guest finds the open table in the lobby, joins from there.
+    guest.goto(server + "/")
+    guest.wait_for_selector("[data-testid=open-table]")
+    assert "Event variant" in guest.text_content("[data-testid=open-table]")
+    guest.click("[data-testid=open-table] a")
+    join_room(guest, url, "Bob", 2)
+    assert "Event variant" in guest.text_content("[data-testid=room-options]")
+    guest.wait_for_selector("[data-testid=start-rule]")
+    assert "host" in guest.text_content("[data-testid=start-rule]").lower()
+    assert guest.locator("[data-testid=start-button]").is_hidden()
+    assert guest.locator("[data-testid=host-panel]").is_hidden()
+    guest.screenshot(path=str(tmp_path / "room-guest-phone.png"), full_page=True)
+    host.screenshot(path=str(tmp_path / "room-host-desktop.png"), full_page=True)
+
+    # The guest leaves the seat, takes it again; the host removes the computer.
+    guest.click("[data-testid=leave-seat]")
+    guest.wait_for_selector("#join-form:not([hidden])")
+    join_room(guest, url, "Bob", 2)
+    host.click("[data-testid=remove-seat-1]")
+    guest.wait_for_selector("[data-testid=seat-1].mine")
+    host.click("[data-testid=start-button]")
+    guest.wait_for_selector("[data-testid=turn-status][data-seat='0']")
+    assert errors == []
+    host_ctx.close()
+    guest_ctx.close()
+
+
+def test_play_again_from_the_end_screen(server: str, browser, tmp_path: Path) -> None:
+    made = http_json(
+        "POST",
+        server + "/api/rooms",
+        {"variant": "cards", "name": "Ann", "computers": ["easy"]},
+    )
+    ctx = browser.new_context(**PHONE)
+    ctx.set_default_timeout(30000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.evaluate(
+        "([code, token, host]) => { localStorage.setItem('labyrinth:token:' + code, token);"
+        " localStorage.setItem('labyrinth:host:' + code, host); }",
+        [made["code"], made["token"], made["host_token"]],
+    )
+    page.goto(server + made["url"])
+    page.wait_for_selector("[data-testid=start-button]:not([hidden])")
+    page.click("[data-testid=start-button]")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0']")
+    first = http_json("GET", f"{server}/api/rooms/{made['code']}")["game_id"]
+    _play_to_the_end(server, made)
+    page.wait_for_selector("[data-testid=after-game]:not([hidden])")
+    replay = page.get_attribute("[data-testid=watch-replay]", "href")
+    assert replay == f"/replay/{first}"
+    assert "null" not in page.text_content("[data-testid=after-game]")
+    page.screenshot(path=str(tmp_path / "finished-phone.png"), full_page=True)
+    page.click("[data-testid=play-again]")
+    # The computer accepts at once: the next game starts with the same players.
+    page.wait_for_selector("[data-testid=after-game][hidden]", state="attached")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0']")
+    room = http_json("GET", f"{server}/api/rooms/{made['code']}")
+    assert room["status"] == "playing" and room["game_id"] != first
+    assert page.get_attribute("[data-testid=move-log]", "data-count") == "0"
+    assert errors == []
+    ctx.close()
+
+
+def _play_to_the_end(server: str, made: dict) -> None:
+    """Ann's seat plays largest-take-first cards over the protocol until the game ends."""
+    from tests.cluster.conftest import Peer
+
+    peer = Peer(server.replace("http", "ws", 1), made["code"], made["token"])
+    try:
+        state = peer.until("state")
+        while state["view"]["status"] == "playing":
+            if state["view"]["turn"]["seat"] == 0:
+                actions = peer.legal()["actions"]
+                if actions:
+                    seq = state["seq"]
+                    peer.send({"type": "action", "id": "x", "seq": seq, "action": actions[0]})
+            state = peer.until("state", timeout=30)
+    finally:
+        peer.close()
