@@ -843,12 +843,9 @@ class RoomService:
             return
         kind = message.get("kind")
         if not room.connections:
-            # Held here for HTTP use only, with nobody to tell: rather than keep it in step,
-            # forget it, and the next use reads it again (a join answered by one process
-            # is then seen by a read from another).
-            if kind in ("room", "seq") and not room.lock.locked():
-                self.rooms.pop(room.record.code, None)
-            elif kind == "room":
+            # Held here for HTTP use only, with nobody to tell: its row is still read
+            # again, so that a join answered by one process is seen by a read from another.
+            if kind == "room":
                 await self._reload(room)
             return
         if kind == "chat":

@@ -455,6 +455,12 @@ class Repository:
             )
             if len(players) < min_players:
                 raise TooFewPlayers(str(game.room_code))
+            # A new game: seats a person plays are theirs again (a takeover ends).
+            s.execute(
+                update(models.Seat)
+                .where(models.Seat.room_code == game.room_code, models.Seat.kind == "human")
+                .values(level=None, reason=None)
+            )
             game = replace(game, players=players)
             s.add(_game_row(game))
         return game
