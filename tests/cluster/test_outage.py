@@ -119,9 +119,9 @@ def test_what_commits_while_redis_is_down_answers_its_result(
         assert status == 503 and body["ok"] is False
         assert body["database"] == "ok" and body["redis"] != "ok"
 
-        game_id = http_json("POST", f"{b.url}/api/rooms/{code}/start", {}, token=second["token"])[
-            "game_id"
-        ]
+        game_id = http_json(
+            "POST", f"{b.url}/api/rooms/{code}/start", {}, token=room["host_token"]
+        )["game_id"]
         tokens = [first["token"], second["token"]]
         # hello works (presence is this process's own), and an action answers its state.
         peers = [Peer(a.ws, code, tokens[0]), Peer(a.ws, code, tokens[1])]
