@@ -28,6 +28,17 @@ class Settings(BaseSettings):
     replay_processes: int = 1
     # At start-up, the most recently finished games whose replay is built if missing.
     replay_prebuild: int = 50
+    # Replay builds (and imports' re-plays) running at once in each server process.
+    replay_builds: int = 2
+    # Seconds a replay whose build failed answers `replay_failed` before it is tried again.
+    replay_failure_ttl: float = 60.0
+    # Deepest nesting of arrays and objects in a WebSocket message or a JSON body.
+    max_json_depth: int = 32
+    # Chat lines per speaker (a seat, or a spectator's address): a burst, then a refill.
+    chat_burst: int = 5
+    chat_per_second: float = 0.5
+    # Client networks that may read `/metrics` (comma-separated; others get 404).
+    metrics_networks: str = "127.0.0.0/8,::1/128"
     # Seconds a computer seat waits before it moves, so a person can follow (0 in tests).
     computer_pause: float = 0.8
     # Every so many seconds, look for computer moves that are due but nobody is making

@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from anyio import to_thread
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
@@ -33,6 +33,7 @@ from app.store.repository import Repository
 from app.web import api, assets, errors, games, pages, ws
 from app.web.assets import Assets
 from app.web.bodylimit import BodyLimit
+from app.web.security import SecurityHeaders, allowed, csp_nonce, parse_networks
 
 HEALTH_TIMEOUT = 3.0
 REDIS_TIMEOUT = 2.0
@@ -78,9 +79,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics = Metrics()
         metrics.track_log(lambda: repo.writer.stats)
         service = RoomService(repo, hub, presence, metrics)
+        service.chat_limits = (settings.chat_burst, settings.chat_per_second)
         service.host_grace = settings.host_grace_seconds
         builds = replay_builders(settings.replay_processes)
-        replays = Replays(repo, settings.replay_cache_size, executor=builds)
+        replays = Replays(
+            repo,
+            settings.replay_cache_size,
+            executor=builds,
+            concurrency=settings.replay_builds,
+            failure_ttl=settings.replay_failure_ttl,
+        )
         service.on_finished.append(replays.warm)
         analyses = Analyses(repo, settings.replay_cache_size, executor=builds)
         service.on_finished.append(analyses.warm)
@@ -137,8 +145,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates = Jinja2Templates(directory=str(ROOT / "templates"))
     app.state.assets = Assets(ROOT / "static")
     app.state.templates.env.globals.update(
-        asset=app.state.assets.url, import_map=app.state.assets.import_map
+        asset=app.state.assets.url, import_map=app.state.assets.import_map, csp_nonce=csp_nonce
     )
+    app.add_middleware(SecurityHeaders)
+    metrics_networks = parse_networks(settings.metrics_networks)
     app.state.rules_pages = {path.stem for path in (ROOT / "templates" / "rules").glob("*.html")}
     errors.install(app)
     app.include_router(api.router)
@@ -159,7 +169,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"ok": ok} | checks, status_code=200 if ok else 503)
 
     @app.get("/metrics", include_in_schema=False)
-    async def metrics() -> Response:
+    async def metrics(request: Request) -> Response:
+        """Prometheus text, for the networks of `METRICS_NETWORKS` only: to anyone else
+        the page does not exist."""
+        host = request.client.host if request.client else None
+        if not allowed(host, metrics_networks):
+            return errors.error_response(404, "not_found", "no such page")
         return Response(app.state.service.metrics.render(), media_type=CONTENT_TYPE)
 
     return app

@@ -14,8 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from app import boundedjson
 from app.rules import ENGINES, Game, IllegalAction, InvalidOptions, seed_hash
 from app.rules.base import JSON
+from app.text import TextError, clean_name
 
 # The fields of the protocol's record, and the optional ones the export adds (ext).
 RECORD_FIELDS = {"variant", "options", "players", "seed", "actions"}
@@ -48,10 +50,10 @@ def _check_shape(record: Any) -> None:
         raise InvalidRecord(f"unknown variant {variant!r}")
     engine = ENGINES[variant]
     players = record["players"]
-    if not isinstance(players, list) or not all(
-        isinstance(p, str) and 1 <= len(p.strip()) <= 32 for p in players
-    ):
-        raise InvalidRecord("players is a list of names (1 to 32 characters)")
+    if not isinstance(players, list) or len(players) > engine.max_players:
+        raise InvalidRecord("players is a list of names")
+    for index, player in enumerate(players):
+        _check_name(index, player)
     if not engine.min_players <= len(players) <= engine.max_players:
         raise InvalidRecord(
             f"{variant} is for {engine.min_players} to {engine.max_players} players"
@@ -70,6 +72,19 @@ def _check_shape(record: Any) -> None:
             raise InvalidRecord(f"action seq {index}: expected seq {index} and a seat", index)
         if not isinstance(entry["action"], Mapping):
             raise InvalidRecord(f"action seq {index}: the action is an object", index)
+
+
+def _check_name(index: int, name: Any) -> None:
+    """A player's name follows the one rule a table's names follow (`app/text.py`), and
+    is stored as a table stores it: already trimmed."""
+    if not isinstance(name, str):
+        raise InvalidRecord(f"players[{index}]: a name is a string")
+    try:
+        clean = clean_name(name)
+    except TextError as exc:
+        raise InvalidRecord(f"players[{index}]: {exc.message}") from exc
+    if clean != name:
+        raise InvalidRecord(f"players[{index}]: a name has no surrounding spaces")
 
 
 def replay(record: Any) -> Game:
@@ -104,6 +119,25 @@ def replay_finished(record: Any) -> Game:
         raise InvalidRecord(f"the game is not over after action seq {game.seq}")
     _check_claims(record, game)
     return game
+
+
+def import_summary(body: bytes, max_depth: int = boundedjson.MAX_DEPTH) -> dict[str, Any]:
+    """An uploaded record file read (`boundedjson`) and `replay_finished`, answered as
+    plain data (what an import stores): it runs in a build process and crosses back."""
+    try:
+        record = boundedjson.loads(body, max_depth)
+    except ValueError as exc:
+        raise InvalidRecord(f"the record is not JSON: {exc}") from exc
+    game = replay_finished(record)
+    return {
+        "variant": game.variant,
+        "options": game.options,
+        "players": list(game.players),
+        "seed": game.seed,
+        "seq": game.seq,
+        "result": game.result,
+        "actions": [tuple(entry) for entry in game.actions],
+    }
 
 
 def _check_claims(record: Mapping[str, Any], game: Game) -> None:

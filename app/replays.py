@@ -9,7 +9,11 @@ server a re-play, so:
   asks for; the body with whole frames is made from it the first time it is asked for;
 - a built body is stored (table `replays`), so that no other process, and no restart,
   builds it again; `VERSION` tells bodies built by other code, which are built again;
-- concurrent requests for a replay that is being built wait for that one build;
+- concurrent requests for a replay that is being built wait for that one build; at most
+  `concurrency` builds run at once (whole-frame bodies and imports' re-plays included),
+  all of them in the build process, never in the server's own;
+- a build that failed is not tried again for `failure_ttl` seconds: each request in
+  between gets the same error at once, instead of one more doomed re-play each;
 - the build starts as early as anything suggests it will be wanted: when a game ends in
   this process, when a record is imported, when the replay page is requested (the
   page's own request for the data then joins the build already running).
@@ -22,6 +26,7 @@ import gzip
 import hashlib
 import json
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
@@ -36,11 +41,13 @@ from app.patches import apply, diff
 from app.records import replay_data
 from app.rooms.errors import RoomError, not_found
 from app.store.repository import GameRecord, Repository
+from app.text import display_name
 
 log = logging.getLogger(__name__)
 
 Encoding = Literal["full", "patches"]
 CACHE_SIZE = 256
+MAX_FAILURES = 1024
 
 
 MODULES = ("records.py", "patches.py", "replays.py")
@@ -70,7 +77,7 @@ def record_of(game: GameRecord, actions: list[Any]) -> dict[str, Any]:
     return {
         "variant": game.variant,
         "options": game.options,
-        "players": game.players,
+        "players": [display_name(p) for p in game.players],
         "seed": game.seed,
         "actions": [{"seq": a.seq, "seat": a.seat, "action": a.payload} for a in actions],
     }
@@ -80,6 +87,14 @@ def require_finished(game: GameRecord, what: str) -> None:
     """Records, replays and seeds are published when the game ends, never before."""
     if game.status != "finished":
         raise RoomError("game_live", f"the {what} is published when the game ends", 409)
+
+
+class BuildFailed(RoomError):
+    """A replay that could not be built (the record does not re-play with this code): the
+    same answer for `failure_ttl` seconds, without building again."""
+
+    def __init__(self) -> None:
+        super().__init__("replay_failed", "this replay could not be built; try again later", 500)
 
 
 @dataclass
@@ -101,7 +116,7 @@ def build(game: GameRecord, record: dict[str, Any]) -> bytes:
         "room": game.room_code,
         "variant": game.variant,
         "options": game.options,
-        "players": game.players,
+        "players": [display_name(p) for p in game.players],
         "seq": game.seq,
         "seed_hash": game.seed_hash,
         "seed": game.seed,
@@ -145,6 +160,8 @@ class Replays:
         size: int = CACHE_SIZE,
         builder: Callable[[GameRecord, dict[str, Any]], bytes] = build,
         executor: Executor | None = None,
+        concurrency: int = 2,
+        failure_ttl: float = 60.0,
     ) -> None:
         self._repo = repo
         self._size = size
@@ -155,6 +172,30 @@ class Replays:
         self._executor = executor
         self._items: OrderedDict[str, Replay] = OrderedDict()
         self._building: dict[str, asyncio.Task[Replay]] = {}
+        self._whole: dict[str, asyncio.Task[bytes]] = {}
+        self._slots = asyncio.Semaphore(max(1, concurrency))
+        self._failure_ttl = failure_ttl
+        # game id -> when its build failed: answered `BuildFailed` until it expires
+        self._failures: OrderedDict[str, float] = OrderedDict()
+
+    def _failed(self, game_id: str) -> bool:
+        """True while a failed build of `game_id` is remembered."""
+        failed_at = self._failures.get(game_id)
+        if failed_at is None:
+            return False
+        if time.monotonic() - failed_at < self._failure_ttl:
+            return True
+        del self._failures[game_id]
+        return False
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run CPU-bound `fn(*args)` where builds run (the build process, or a worker
+        thread without one), taking one of the `concurrency` slots."""
+        async with self._slots:
+            if self._executor is None:
+                return await to_thread.run_sync(fn, *args)
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._executor, fn, *args)
 
     async def body(self, game_id: str, encoding: Encoding = "patches") -> bytes:
         """A finished game's replay body, gzipped; `RoomError` when the game is unknown
@@ -163,7 +204,12 @@ class Replays:
         if encoding == "patches":
             return item.patches
         if item.full is None:
-            item.full = await to_thread.run_sync(with_whole_frames, item.patches)
+            task = self._whole.get(game_id)
+            if task is None:
+                task = asyncio.ensure_future(self.run(with_whole_frames, item.patches))
+                self._whole[game_id] = task
+                task.add_done_callback(lambda _t: self._whole.pop(game_id, None))
+            item.full = await asyncio.shield(task)
         return item.full
 
     async def get(self, game_id: str) -> Replay:
@@ -172,6 +218,8 @@ class Replays:
         if item is not None:
             self._items.move_to_end(game_id)
             return item
+        if self._failed(game_id):
+            raise BuildFailed()
         task = self._building.get(game_id)
         if task is None:
             task = asyncio.create_task(self._build(game_id))
@@ -182,8 +230,15 @@ class Replays:
 
     def _built(self, game_id: str, task: asyncio.Task[Replay]) -> None:
         del self._building[game_id]
-        if not task.cancelled():
-            task.exception()  # retrieved here: every waiter may have gone away
+        if task.cancelled():
+            return
+        error = task.exception()  # retrieved here: every waiter may have gone away
+        # A refusal (unknown or live game) costs one read and may change; a failed
+        # build would fail the same way again.
+        if isinstance(error, BuildFailed):
+            self._failures[game_id] = time.monotonic()
+            while len(self._failures) > MAX_FAILURES:
+                self._failures.popitem(last=False)
 
     async def prebuild(self, limit: int) -> int:
         """Build, one after the other, the replays of the `limit` most recently finished
@@ -204,7 +259,7 @@ class Replays:
     def warm(self, game_id: str) -> None:
         """Start building a replay that is about to be asked for; errors are only logged
         (the request that follows reports them)."""
-        if game_id in self._items or game_id in self._building:
+        if game_id in self._items or game_id in self._building or self._failed(game_id):
             return
         _background(self.get(game_id), game_id)
 
@@ -215,7 +270,14 @@ class Replays:
         require_finished(game, "replay")
         packed = await to_thread.run_sync(self._repo.stored_replay, game.id, VERSION)
         if packed is None:
-            packed = await self._run_build(game)
+            actions = await to_thread.run_sync(self._repo.actions, game.id, 0)
+            try:
+                packed = await self.run(self._builder, game, record_of(game, actions))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.exception("building a replay failed", extra={"game": game.id})
+                raise BuildFailed() from exc
             try:
                 await to_thread.run_sync(self._repo.store_replay, game.id, VERSION, packed)
             except Exception:  # served from memory all the same; the next process rebuilds
@@ -225,14 +287,6 @@ class Replays:
         while len(self._items) > self._size:
             self._items.popitem(last=False)
         return item
-
-    async def _run_build(self, game: GameRecord) -> bytes:
-        actions = await to_thread.run_sync(self._repo.actions, game.id, 0)
-        record = record_of(game, actions)
-        if self._executor is None:
-            return await to_thread.run_sync(self._builder, game, record)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._builder, game, record)
 
 
 _warming: set[asyncio.Task[Any]] = set()

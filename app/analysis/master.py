@@ -1,22 +1,37 @@
-"""Master Labyrinth: a lowest-value token within reach that the turn did not take.
+"""Master Labyrinth: a lowest-value token within reach that the turn did not take, and a
+duel risked when a safe move did as well.
 
-A token may be taken when the adventurer walks onto it from another cell and it is of
+**missed** — a token may be taken when the adventurer walks onto it from another cell and it is of
 the lowest value still on the board (never under the lair). For every push x rotation
 the seat could make, the judge walks the board from the pawn (the lair blocks every
 path) and asks whether such a token lies within reach; a turn that could take one and
-took none is marked **missed**, with the push and the walk. All of it comes from the
-seat's view: tokens, the lair and the board are public.
+took none is marked **missed**, with the push and the walk.
+
+**risk** — a take is followed by the dragon die. After the push, every cell where the
+pawn could take a token is weighed by the chance (of the six faces of the die, all known:
+arrows turn the dragon, a guardian face wakes that guardian) that its adventurer is then
+among the nearest to the threat and so duels. A take with a chance of a duel, when the
+same value could be taken elsewhere (tokens come in pairs) with none, is marked, with
+that safe cell.
+
+All of it comes from the seat's view: tokens, pieces, the dragon and the board are public.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
 from app.analysis.maze import after, path
-from app.analysis.turns import JSON, Turn, of_type, played_turns, preview
+from app.analysis.turns import JSON, Played, Turn, of_type, played_turns, preview
 from app.bots.maze import board_from_view, slot_of
-from app.rules.board import carried, cell_of
+from app.rules import Game
+from app.rules.board import Board, carried, cell_of, row_col
+from app.rules.master import DRAGON_FACES, FACINGS, FRONT, GUARDIANS, LAIR, LAIR_MASK
+
+# A push draws nothing at random in Master: the rng handed to it is never read.
+_NO_RANDOMNESS = random.Random(0)
 
 
 def starts(action: JSON, previous: JSON | None) -> bool:
@@ -33,6 +48,9 @@ def judge(record: Mapping[str, Any]) -> list[Turn]:
             if missed is not None:
                 missed["frame"] = preview(game, turn, missed["best"])
                 judged.marks.append(missed)
+        risk = _risk(game, turn)
+        if risk is not None:
+            judged.marks.append(risk)
         turns.append(judged)
     return turns
 
@@ -60,3 +78,64 @@ def _missed(view: JSON, pushes: list[JSON]) -> JSON | None:
     if best is None:
         return None
     return {"kind": "missed", "goal": "token", "value": lowest, "best": best[1], "path": best[2]}
+
+
+def duel_chance(board: Board, view: JSON, seat: int, cell: int, holds: bool) -> int:
+    """Of the dragon die's six faces, how many make `seat`'s adventurer, standing on
+    `cell`, one of the nearest to the threat (and so a duellist, if it `holds` a
+    treasure)."""
+    if not holds:
+        return 0
+    players = view["players"]
+    count = len(players)
+    order = [(seat + k) % count for k in range(count)]
+    where = {p["seat"]: (cell if p["seat"] == seat else cell_of(*p["pos"])) for p in players}
+    facing = FACINGS.index(view["dragon"]["facing"])
+    hits = 0
+    for face in DRAGON_FACES:
+        if face in GUARDIANS:
+            origin = cell_of(*view["guardians"][face])
+            layers = [] if origin == LAIR else board.distance_layers(origin, LAIR_MASK)
+        else:
+            front = FRONT[FACINGS[(facing + int(face)) % 4]]
+            layers = [0, *board.distance_layers(front, LAIR_MASK)]
+        for layer in layers:
+            nearest = [s for s in order if layer >> where[s] & 1]
+            if nearest:
+                hits += seat in nearest
+                break
+    return hits
+
+
+def _risk(game: Game, turn: Played) -> JSON | None:
+    """A move into a chance of a duel when a cell with the same take had none."""
+    kinds = [a.get("type") for a in turn.actions]
+    if kinds[:2] != ["push", "move"]:
+        return None
+    state = turn.state.clone()
+    game.engine.apply(state, turn.seat, turn.actions[0], _NO_RANDOMNESS)
+    view = game.engine.view(state, turn.seat)
+    moves = [a for a in game.engine.legal_actions(state, turn.seat) if a["type"] == "move"]
+    if not moves:
+        return None
+    board = board_from_view(view)
+    start = cell_of(*view["players"][turn.seat]["pos"])
+    lowest = view.get("lowest")
+    tokens = {cell_of(*t["pos"]): t["value"] for t in view["tokens"] if t["value"] == lowest}
+
+    def outcome(cell: int) -> int | None:
+        return tokens.get(cell) if cell != start else None
+
+    def chance(cell: int) -> int:
+        # The die is rolled only after a take; the adventurer then holds a treasure.
+        return duel_chance(board, view, turn.seat, cell, True) if outcome(cell) else 0
+
+    chosen = cell_of(*turn.actions[1]["to"])
+    risked = chance(chosen)
+    if not risked:
+        return None
+    for move in moves:
+        cell = cell_of(*move["to"])
+        if outcome(cell) == outcome(chosen) and not chance(cell):
+            return {"kind": "risk", "chance": round(risked / 6, 3), "safe": list(row_col(cell))}
+    return None

@@ -17,14 +17,23 @@ from app.rooms.ratelimit import TokenBucket
 
 MAX_QUEUE = 512
 CLOSE_TOO_SLOW = 4408
+# The server could not send (a message it cannot encode, a broken transport): the client
+# reconnects and resyncs, rather than staying on a socket that no longer hears anything.
+CLOSE_SEND_FAILED = 1011
 
 
 class Connection:
     def __init__(
-        self, websocket: WebSocket, room: str, burst: int = 40, per_second: float = 20.0
+        self,
+        websocket: WebSocket,
+        room: str,
+        burst: int = 40,
+        per_second: float = 20.0,
+        address: str | None = None,
     ) -> None:
         self.websocket = websocket
         self.room = room
+        self.address = address  # the client's address, for limits per address
         self.greeted = False  # said hello: counts as present
         self.welcomed = False  # was sent its welcome: the fan-out may send it updates
         self.seat: int | None = None
@@ -64,8 +73,11 @@ class Connection:
                 return
             try:
                 await self.websocket.send_text(text)
-            except Exception:  # the peer went away; the reader loop notices and cleans up
+            except Exception:
+                # The peer went away, or this message could not be sent: either way the
+                # socket is closed, never left open and deaf (its reader then cleans up).
                 self.closed = True
+                await self._close(CLOSE_SEND_FAILED, "send failed")
                 return
 
     async def _close(self, code: int, reason: str) -> None:

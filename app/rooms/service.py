@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -21,6 +20,7 @@ from anyio import to_thread
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from app import text as text_rules
 from app.metrics import Metrics
 from app.rooms import table
 from app.rooms.coalesce import Coalescer
@@ -30,6 +30,7 @@ from app.rooms.hub import Hub, HubMessage
 from app.rooms.keys import hash_token, new_game_id, new_room_code, new_seed, new_token
 from app.rooms.live import LiveGame, dumps
 from app.rooms.presence import LocalPresence, Presence
+from app.rooms.ratelimit import TokenBucket
 from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, new_options, seed_hash
 from app.store.repository import (
     ActionRecord,
@@ -50,20 +51,22 @@ DATABASE_DOWN = (Unavailable, OperationalError, InterfaceError, PoolTimeout)
 # Abandoned lobbies deleted per sweep at most (the next sweep takes the rest).
 SWEEP_BATCH = 200
 log = logging.getLogger("app.rooms")
-MAX_NAME = 32
-MAX_CHAT = 500
+MAX_NAME = text_rules.MAX_NAME
+MAX_CHAT = text_rules.MAX_CHAT
+# Chat lines per speaker (a seat, or a spectator's address): a burst, then one per 2 s.
+CHAT_BURST = 5
+CHAT_PER_SECOND = 0.5
+MAX_SPEAKERS = 10_000
 # A hello reads the room and the log at most this often per room (`RoomLive.read_recently`).
 HELLO_READS_EVERY = 1.0
 
 
 def clean_name(raw: str) -> str:
-    """A name is 1-32 characters after trimming, with no control or format characters."""
-    name = raw.strip(" ")
-    if not 1 <= len(name) <= MAX_NAME:
-        raise RoomError("bad_name", f"a name has 1 to {MAX_NAME} characters", 422)
-    if any(unicodedata.category(ch) in {"Cc", "Cf", "Zl", "Zp"} for ch in name):
-        raise RoomError("bad_name", "a name may not hold control characters", 422)
-    return name
+    """A name by the one text rule (`app/text.py`), or `RoomError("bad_name")`."""
+    try:
+        return text_rules.clean_name(raw)
+    except text_rules.TextError as exc:
+        raise RoomError(exc.code, exc.message, 422) from exc
 
 
 def _iso(when: datetime | None) -> str | None:
@@ -147,6 +150,10 @@ class RoomService:
         self.metrics = metrics or Metrics()
         self.metrics.track(self.connection_count, lambda: len(self.rooms))
         self.rooms: dict[str, RoomLive] = {}
+        # Chat buckets by speaker: ("seat", room, seat) or ("address", room, host), so
+        # that twenty connections of one seat share one allowance.
+        self._chats: dict[tuple[str, str, Any], TokenBucket] = {}
+        self.chat_limits: tuple[int, float] = (CHAT_BURST, CHAT_PER_SECOND)
         # Seconds the host's seat must be disconnected before others may start.
         self.host_grace = 60.0
         self._timers: set[asyncio.Task[None]] = set()
@@ -810,10 +817,11 @@ class RoomService:
     async def chat(self, conn: Connection, text: str) -> None:
         """Players talk to the whole room; spectators talk among themselves, so that
         watchers can discuss the game without disturbing (or advising) the players."""
-        text = text.strip()
-        if not 1 <= len(text) <= MAX_CHAT:
-            raise RoomError("bad_message", f"a chat line has 1 to {MAX_CHAT} characters")
-        if not conn.chats.take():
+        try:
+            text = text_rules.clean_chat(text)
+        except text_rules.TextError as exc:
+            raise RoomError(exc.code, exc.message) from exc
+        if not self._chat_bucket(conn).take():
             raise RoomError("rate_limited", "too many chat lines; wait a moment")
         room = await self._room(conn.room)
         name = "spectator"
@@ -827,6 +835,22 @@ class RoomService:
             "channel": "room" if conn.seat is not None else "spectators",
         }
         await self.hub.publish({"room": conn.room, "kind": "chat", "chat": message})
+
+    def _chat_bucket(self, conn: Connection) -> TokenBucket:
+        """The allowance of whoever speaks: the seat, or a spectator's address (a
+        connection of its own when the address is unknown)."""
+        if conn.seat is not None:
+            speaker: tuple[str, str, Any] = ("seat", conn.room, conn.seat)
+        elif conn.address:
+            speaker = ("address", conn.room, conn.address)
+        else:
+            return conn.chats
+        bucket = self._chats.get(speaker)
+        if bucket is None:
+            if len(self._chats) >= MAX_SPEAKERS:
+                self._chats.clear()  # a full bucket is the worst a reset can give
+            bucket = self._chats[speaker] = TokenBucket(*self.chat_limits)
+        return bucket
 
     # Fan-out ---------------------------------------------------------------------
 

@@ -12,11 +12,11 @@ the host left it), any seated player may.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from app import text
 from app.bots import LEVELS
 from app.rooms.errors import RoomError
 from app.store.repository import RoomRecord, SeatRecord
@@ -26,8 +26,9 @@ REMATCH_SECONDS = 60.0
 
 def name_key(name: str) -> str:
     """What two names must not share in one room: case and compatibility forms folded
-    (`Ann`, `ANN` and `Ａnn` are one name). The one place to make the rule stricter."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    and confusables mapped to one skeleton (`Ann`, `ANN`, `Ａnn` and Cyrillic `Аnn` are
+    one name): the text rule's `app.text.name_key`."""
+    return text.name_key(name)
 
 
 def check_name_free(room: RoomRecord, name: str) -> None:

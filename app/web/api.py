@@ -9,9 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
+from app.web.bodies import BoundedJSONRoute
 from app.web.deps import client_address, get_service
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", route_class=BoundedJSONRoute)
 
 Service = Annotated[RoomService, Depends(get_service)]
 Authorization = Annotated[str | None, Header()]

@@ -8,7 +8,10 @@ an import map that sends each of those to the file's versioned URL
 (`/static/js/i18n.js?v=<hash>`), so a browser keeps a module until the file changes,
 without a build step and without asking again on the next page.
 
-A file changed on disk while the server runs (a developer's edit) is read again.
+A file changed on disk while the server runs (a developer's edit) is read again. Files
+are known by their one canonical name (`js/i18n.js`): any other spelling of a path
+(`js/x/../i18n.js`, `js//i18n.js`) is not found, so no request can add an entry, grow
+memory or lengthen every page's import map.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import mimetypes
+import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,11 +61,14 @@ class Assets:
                 self.get(path.relative_to(self._root).as_posix())
 
     def get(self, name: str) -> Asset | None:
-        """The file `name`, read again if it changed on disk; None outside `root` or
-        missing."""
+        """The file `name`, read again if it changed on disk; None for a name that is not
+        a file's canonical name under `root` (missing, outside, or spelled otherwise)."""
+        if not canonical(name):
+            return None
         try:
-            path = (self._root / name).resolve()
-            info = path.stat() if path.is_relative_to(self._root) and path.is_file() else None
+            path = self._root / name
+            real = path.resolve()
+            info = path.stat() if real == path and path.is_file() else None
         except (OSError, ValueError):  # a name no file can have (a NUL byte, too long)
             info = None
         if info is None:
@@ -84,6 +91,18 @@ class Assets:
         """Every module's URL to its versioned one (`<script type="importmap">`)."""
         modules = sorted(name for name in self._items if name.endswith(".js"))
         return {"imports": {f"/static/{name}": self.url(name) for name in modules}}
+
+
+def canonical(name: str) -> bool:
+    """True for a relative path written the one way: no `.`/`..` segment, no empty
+    segment, no backslash, not too long."""
+    return (
+        0 < len(name) <= 255
+        and "\\" not in name
+        and not name.startswith("/")
+        and posixpath.normpath(name) == name
+        and ".." not in name.split("/")
+    )
 
 
 def _read(path: Path, stamp: tuple[int, int]) -> Asset:

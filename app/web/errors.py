@@ -43,6 +43,9 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
+        if first.get("type") == "json_invalid":
+            reason = (first.get("ctx") or {}).get("error", "")
+            return error_response(422, "bad_request", f"the body is not valid JSON: {reason}")
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
         message = f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "")
         return error_response(422, "bad_request", message or "the body does not fit")

@@ -6,30 +6,38 @@ it through the variant's engine (`app/records.py`), so nothing here knows a vari
 
 from __future__ import annotations
 
-import gzip
 import json
+import logging
+import zlib
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import Response, StreamingResponse
 
-from app.records import InvalidRecord, replay_finished, verify
+from app.records import InvalidRecord, import_summary, verify
 from app.replays import iso, record_of, require_finished
 from app.rooms.errors import RoomError, not_found
 from app.rooms.keys import new_game_id
 from app.rooms.service import RoomService
 from app.rules import seed_hash
 from app.store.repository import ActionRecord, GameRecord, Repository
+from app.text import display_name
+from app.web.bodies import BoundedJSONRoute
 from app.web.deps import client_address, get_repo, get_service
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", route_class=BoundedJSONRoute)
+log = logging.getLogger("app.games")
 
 Service = Annotated[RoomService, Depends(get_service)]
 Repo = Annotated[Repository, Depends(get_repo)]
 
 MAX_IMPORT_BYTES = 4 * 1024 * 1024
+# Decompressed a piece at a time for a client that does not take gzip, so an answer
+# costs the server this much memory, not the whole body.
+CHUNK = 64 * 1024
 
 
 def game_summary(game: GameRecord) -> dict[str, Any]:
@@ -39,7 +47,7 @@ def game_summary(game: GameRecord) -> dict[str, Any]:
         "room": game.room_code,
         "variant": game.variant,
         "status": game.status,
-        "players": game.players,
+        "players": [display_name(p) for p in game.players],
         "seq": game.seq,
         "started_at": iso(game.started_at),
         "finished_at": iso(game.finished_at),
@@ -66,7 +74,12 @@ async def list_games(
     total = await to_thread.run_sync(repo.count_matching, status, variant)
     entries = []
     for game in games:
-        entry = game_summary(game)
+        try:
+            entry = game_summary(game)
+            json.dumps(entry, ensure_ascii=False).encode()
+        except Exception:  # one row that cannot be shown never takes the list down
+            log.exception("a game cannot be listed", extra={"game": game.id})
+            continue
         if game.status == "live":
             entry["watching"] = await watching(service, game.room_code)
         entries.append(entry)
@@ -137,7 +150,23 @@ def gzipped_json(request: Request, packed: bytes) -> Response:
     if "gzip" in request.headers.get("accept-encoding", ""):
         headers["Content-Encoding"] = "gzip"
         return Response(packed, media_type="application/json", headers=headers)
-    return Response(gzip.decompress(packed), media_type="application/json", headers=headers)
+    # The stored body is never decompressed whole: it streams out a piece at a time.
+    return StreamingResponse(gunzipped(packed), media_type="application/json", headers=headers)
+
+
+async def gunzipped(packed: bytes) -> AsyncIterator[bytes]:
+    """`packed` decompressed, at most `CHUNK` bytes at a time."""
+    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    for start in range(0, len(packed), CHUNK):
+        data = inflate.decompress(packed[start : start + CHUNK], CHUNK)
+        while True:
+            if data:
+                yield data
+            if not inflate.unconsumed_tail:
+                break
+            data = inflate.decompress(inflate.unconsumed_tail, CHUNK)
+    if tail := inflate.flush():
+        yield tail
 
 
 @router.get("/games/{game_id}/analysis")
@@ -148,48 +177,49 @@ async def get_analysis(game_id: str, request: Request) -> Response:
     return gzipped_json(request, await request.app.state.analyses.body(game_id))
 
 
-async def _read_record(request: Request) -> Any:
+async def _read_record(request: Request) -> bytes:
     body = await request.body()
     if len(body) > MAX_IMPORT_BYTES:
         raise RoomError("invalid_record", f"a record file is at most {MAX_IMPORT_BYTES} bytes", 422)
-    try:
-        return json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RoomError("invalid_record", f"the record is not JSON: {exc}", 422) from exc
+    return body
 
 
-def _import(repo: Repository, record: Any) -> GameRecord:
-    try:
-        game = replay_finished(record)
-    except InvalidRecord as exc:
-        raise RoomError("invalid_record", exc.message, 422) from exc
+def _store_import(repo: Repository, game: dict[str, Any]) -> GameRecord:
     now = datetime.now(UTC)
     stored = GameRecord(
         id=new_game_id(),
         room_code=None,
-        variant=game.variant,
-        options=game.options,
-        players=game.players,
-        seed=game.seed,
-        seed_hash=seed_hash(game.seed),
+        variant=game["variant"],
+        options=game["options"],
+        players=game["players"],
+        seed=game["seed"],
+        seed_hash=seed_hash(game["seed"]),
         status="finished",
-        seq=game.seq,
-        result=game.result,
+        seq=game["seq"],
+        result=game["result"],
         started_at=now,
         finished_at=now,
         imported=True,
     )
-    actions = [ActionRecord(seq, seat, action) for seq, seat, action in game.actions]
+    actions = [ActionRecord(seq, seat, action) for seq, seat, action in game["actions"]]
     repo.import_game(stored, actions)
     return stored
 
 
 @router.post("/games/import", status_code=201)
 async def import_game(request: Request, repo: Repo) -> dict[str, Any]:
-    """Re-play an uploaded record; a valid finished one is stored as an imported game."""
+    """Re-play an uploaded record; a valid finished one is stored as an imported game.
+    The re-play runs where replays are built (a build process), not beside the event
+    loop, so a long record does not slow every other request; so does reading its JSON
+    (nesting bounded, `app/boundedjson.py`), which costs a large file a second."""
     request.app.state.limits.imports.check(client_address(request))
-    record = await _read_record(request)
-    stored = await to_thread.run_sync(_import, repo, record)
+    body = await _read_record(request)
+    depth = request.app.state.settings.max_json_depth
+    try:
+        game = await request.app.state.replays.run(import_summary, body, depth)
+    except InvalidRecord as exc:
+        raise RoomError("invalid_record", exc.message, 422) from exc
+    stored = await to_thread.run_sync(_store_import, repo, game)
     request.app.state.replays.warm(stored.id)
     request.app.state.analyses.warm(stored.id)
     return {"id": stored.id, "url": f"/replay/{stored.id}", "seq": stored.seq}

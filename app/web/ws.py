@@ -8,12 +8,12 @@ missing or extra fields all answer `bad_message`, so a client bug shows at once.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app import boundedjson
 from app.rooms.connection import Connection
 from app.rooms.errors import RoomError
 from app.rooms.live import dumps
@@ -42,12 +42,14 @@ SHAPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 
-def parse(text: str) -> dict[str, Any]:
+def parse(text: str, max_depth: int = boundedjson.MAX_DEPTH) -> dict[str, Any]:
     """A client message as a dict of the right shape, or `RoomError("bad_message")`."""
     try:
-        message = json.loads(text)
+        message = boundedjson.loads(text, max_depth)
     except ValueError as exc:
-        raise RoomError("bad_message", "not JSON") from exc
+        # not JSON, nested too deep, or a string that is not valid Unicode (which no
+        # message could carry back): refused before anything else reads it
+        raise RoomError("bad_message", f"not a valid JSON message: {exc.args[0]}") from exc
     if not isinstance(message, dict):
         raise RoomError("bad_message", "a message is a JSON object")
     kind = message.get("type")
@@ -93,7 +95,7 @@ def error(code: str, message: str, ref: Any = None) -> str:
 def ref_of(text: str) -> Any:
     """Best effort: the `id` of a refused message, so the client can match the error."""
     try:
-        message = json.loads(text)
+        message = boundedjson.loads(text)
     except ValueError:
         return None
     ref = message.get("id") if isinstance(message, dict) else None
@@ -130,7 +132,8 @@ async def serve_socket(websocket: WebSocket, service: RoomService, code: str) ->
         await websocket.close(code=CLOSE_NOT_FOUND)
         return
     settings = websocket.app.state.settings
-    conn = Connection(websocket, code, settings.rate_burst, settings.rate_per_second)
+    address = websocket.client.host if websocket.client else None
+    conn = Connection(websocket, code, settings.rate_burst, settings.rate_per_second, address)
     conn.start()
     await service.connect(code, conn)
     close_code: int | None = None
@@ -159,7 +162,7 @@ async def serve_socket(websocket: WebSocket, service: RoomService, code: str) ->
                     raise RoomError("too_large", "a message is at most 64 KiB")
                 if not conn.messages.take():
                     raise RoomError("rate_limited", "too many messages; slow down")
-                await handle(service, conn, parse(text))
+                await handle(service, conn, parse(text, settings.max_json_depth))
             except RoomError as exc:
                 service.metrics.errors.labels(exc.code).inc()
                 log.debug("refused", extra={"room": code, "seat": conn.seat, "code": exc.code})

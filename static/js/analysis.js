@@ -24,6 +24,11 @@ addTranslations({
     "analysis.unavailable": "No analysis for this game.",
     "analysis.missed": "missed",
     "analysis.gift": "gift",
+    "analysis.risk": "duel risked",
+    "analysis.risk_title": "This take risked a duel when the same value was safe elsewhere",
+    "analysis.risks": "{n} duels risked",
+    "analysis.risks.one": "{n} duel risked",
+    "analysis.risk_text": "This take risked a duel ({pct} % chance); the same value at {cell} was safe.",
     "analysis.missed_title": "Could have reached the goal this turn: show the position",
     "analysis.gift_title": "This push let the next player reach their target",
     "analysis.turns": "{n} turns",
@@ -51,6 +56,11 @@ addTranslations({
     "analysis.unavailable": "Pas d'analyse pour cette partie.",
     "analysis.missed": "manqué",
     "analysis.gift": "cadeau",
+    "analysis.risk": "duel risqué",
+    "analysis.risk_title": "Cette prise risquait un duel alors que la même valeur était sûre ailleurs",
+    "analysis.risks": "{n} duels risqués",
+    "analysis.risks.one": "{n} duel risqué",
+    "analysis.risk_text": "Cette prise risquait un duel ({pct} % de chances) ; la même valeur en {cell} était sûre.",
     "analysis.missed_title": "Le but était atteignable à ce tour : voir la position",
     "analysis.gift_title": "Cette poussée a permis au joueur suivant d'atteindre son objectif",
     "analysis.turns": "{n} tours",
@@ -79,6 +89,11 @@ addTranslations({
     "analysis.unavailable": "Keine Analyse für diese Partie.",
     "analysis.missed": "verpasst",
     "analysis.gift": "Geschenk",
+    "analysis.risk": "Duell riskiert",
+    "analysis.risk_title": "Dieser Fang riskierte ein Duell, obwohl derselbe Wert anderswo sicher war",
+    "analysis.risks": "{n} Duelle riskiert",
+    "analysis.risks.one": "{n} Duell riskiert",
+    "analysis.risk_text": "Dieser Fang riskierte ein Duell ({pct} % Chance); derselbe Wert auf {cell} war sicher.",
     "analysis.missed_title": "Das Ziel war in diesem Zug erreichbar: Stellung zeigen",
     "analysis.gift_title": "Dieses Schieben ließ den nächsten Spieler sein Ziel erreichen",
     "analysis.turns": "{n} Züge",
@@ -188,7 +203,7 @@ export class ReplayAnalysis {
       if (!entry) continue;
       for (const old of entry.querySelectorAll(".analysis-badge")) old.remove();
       for (const mark of turn.marks) {
-        const kind = mark.kind === "gift" ? "gift" : "missed";
+        const kind = ["gift", "risk"].includes(mark.kind) ? mark.kind : "missed";
         const badge = h("button", {
           type: "button",
           class: `analysis-badge mark-${kind}`,
@@ -210,6 +225,7 @@ export class ReplayAnalysis {
     for (const p of this.data.players) {
       const parts = [t("analysis.turns", { n: p.turns }), t("analysis.missed_count", { n: p.missed })];
       if (this.data.variant === "classic") parts.push(t("analysis.gifts", { n: p.gifts }));
+      if (this.data.variant === "master") parts.push(t("analysis.risks", { n: (p.marks && p.marks.risk) || 0 }));
       if (p.accuracy !== null) parts.push(t("analysis.accuracy", { pct: Math.round(p.accuracy * 100) }));
       list.append(h("li", { "data-seat": String(p.seat) }, h("strong", {}, names[p.seat] ?? `#${p.seat}`), " ", parts.join(" · ")));
     }
@@ -272,6 +288,8 @@ export class ReplayAnalysis {
     if (own && own.could !== undefined) lines.push(t("analysis.cards", { could: own.could, got: own.got }));
     const gift = own && own.marks.find((m) => m.kind === "gift");
     if (gift) lines.push(t("analysis.gift_text", { name: names[gift.to] ?? `#${gift.to}`, push: pushWords(gift.instead) }));
+    const risk = own && own.marks.find((m) => m.kind === "risk");
+    if (risk) lines.push(t("analysis.risk_text", { pct: Math.round(risk.chance * 100), cell: cellName(risk.safe) }));
     if (!lines.length) return null;
     const box = h("div", { class: "analysis-note", "data-testid": "analysis-note" }, ...lines.map((line) => h("p", {}, line)));
     if (missed && missed.frame) {

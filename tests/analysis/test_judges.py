@@ -174,8 +174,9 @@ def test_master_marks_a_reachable_lowest_token_left_and_the_summary_adds_up() ->
     for player in analysis["players"]:
         own = [t for t in analysis["turns"] if t["seat"] == player["seat"]]
         assert player["turns"] == len(own)
-        assert player["missed"] == sum(1 for t in own if t["marks"])
-    marks = [m for t in analysis["turns"] for m in t["marks"]]
+        missed = [t for t in own if any(m["kind"] == "missed" for m in t["marks"])]
+        assert player["missed"] == len(missed)
+    marks = [m for t in analysis["turns"] for m in t["marks"] if m["kind"] == "missed"]
     assert marks and all(m["goal"] == "token" and m["path"] for m in marks)
 
 
@@ -188,3 +189,37 @@ def test_team_marks_have_a_walk_to_a_wanted_treasure() -> None:
     for turn in analysis["turns"]:
         for mark in turn["marks"]:
             assert mark["kind"] == "missed" and len(mark["path"]) >= 2
+
+
+def _duels(game: Game, seat: int, move: Action, rolls: int = 60) -> int:
+    """How many of `rolls` random dragon dice make `seat` a duellist after `move` (the
+    engine's own die and threat, not the judge's)."""
+    hits = 0
+    for k in range(rolls):
+        state, rng = game.state.clone(), random.Random(k)
+        events = game.engine.apply(state, seat, move, rng)
+        if not any(e["type"] == "threat" for e in events):  # a take asks about a coin first
+            events = game.engine.apply(state, seat, {"type": "no_coin"}, rng)
+        threat = next(e for e in events if e["type"] == "threat")
+        hits += seat in threat["duellists"]
+    return hits
+
+
+def test_master_marks_a_risked_duel_when_a_safe_move_took_the_same() -> None:
+    for n in range(60):
+        record = _played("master", 3, "easy", f"risk{n}")
+        risky = [
+            (t, m) for t in analyse(record)["turns"] for m in t["marks"] if m["kind"] == "risk"
+        ]
+        if risky:
+            break
+    else:
+        raise AssertionError("no risked duel in 60 games of beginners")
+    for turn, mark in risky[:3]:
+        game = Game.from_record(record, upto=turn["seq"])  # the push made, the move to come
+        seat = turn["seat"]
+        chosen = record["actions"][turn["seq"]]["action"]
+        assert chosen["type"] == "move"
+        assert _duels(game, seat, chosen) > 0
+        assert _duels(game, seat, {"type": "move", "to": mark["safe"]}) == 0
+        assert 0 < mark["chance"] <= 1

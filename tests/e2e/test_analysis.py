@@ -71,3 +71,33 @@ def test_a_missed_turn_is_marked_and_its_better_push_drawn(server: str, browser:
         assert page.locator('[data-testid="analysis-overlay"]').count() == 0
         assert not errors, errors
         page.close()
+
+
+def test_a_risked_duel_is_marked_in_a_master_replay(server: str, browser: Any) -> None:
+    for n in range(60):
+        game = Game.new("master", ["Ann", "Bob", "Cy"], seed=f"risk{n}")
+        rng = random.Random(f"risk{n}")
+        while game.to_move is not None:
+            seat = game.to_move
+            game.apply(
+                seat, choose("master", "easy", game.view(seat), game.legal_actions(seat), rng)
+            )
+        game_id = http_json("POST", server + "/api/games/import", game.record())["id"]
+        analysis = http_json("GET", f"{server}/api/games/{game_id}/analysis")
+        risky = [t for t in analysis["turns"] if any(m["kind"] == "risk" for m in t["marks"])]
+        if risky:
+            break
+    else:
+        raise AssertionError("no risked duel in 60 games of beginners")
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-analysis="ready"]')
+    assert page.locator('[data-testid="analysis-risk"]').count() == len(risky)
+    page.locator(f'[data-testid="analysis-risk"][data-seq="{risky[0]["seq"]}"]').click()
+    assert page.get_attribute("#replay-page", "data-at") == str(risky[0]["seq"])
+    assert "duel" in (page.text_content('[data-testid="analysis-note"]') or "")
+    assert "duel" in (page.text_content('[data-testid="analysis-summary"]') or "")
+    assert not errors, errors
+    page.close()

@@ -1,6 +1,7 @@
 """The replay cache (app/replays.py): one build per game however many ask at once, a warm
 start that the request after it joins, built bodies stored for other processes (and
-built again when stored by other code), errors that are reported and never cached."""
+built again when stored by other code), refusals that are never cached and failed builds
+that are, for a while."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 from app.records import replay_data
-from app.replays import VERSION, Replay, Replays, build
+from app.replays import VERSION, BuildFailed, Replay, Replays, build
 from app.rooms.errors import RoomError
 from app.store.repository import ActionRecord, GameRecord
 from tests.server.helpers import greedy_record, imported_row
@@ -124,20 +125,53 @@ def test_unknown_and_live_games_are_refused_and_not_cached() -> None:
     assert builder.calls == ["live"]
 
 
-def test_a_failed_build_is_retried_by_the_next_request() -> None:
+def test_a_failed_build_is_remembered_for_a_while_then_retried() -> None:
+    """Issue 17 item 12: a build that fails answers `replay_failed` to every request for
+    `failure_ttl` seconds without re-playing again; after that it is tried again."""
     builder = CountingBuilder(fail=True)
-    replays = Replays(FakeRepo(game_row("g1")), builder=builder)
+    replays = Replays(FakeRepo(game_row("g1")), builder=builder, failure_ttl=0.3)
 
     async def scenario() -> None:
         replays.warm("g1")  # fails in the background: logged, not raised
         await asyncio.sleep(0.1)
-        with pytest.raises(RuntimeError):
-            await replays.get("g1")
+        for _ in range(5):
+            with pytest.raises(BuildFailed) as caught:
+                await replays.get("g1")
+            assert (caught.value.code, caught.value.status) == ("replay_failed", 500)
+        replays.warm("g1")  # remembered: not started again
+        assert builder.calls == ["g1"]
+        await asyncio.sleep(0.3)
         builder.fail = False
         await replays.get("g1")
 
     asyncio.run(scenario())
-    assert builder.calls == ["g1", "g1", "g1"]
+    assert builder.calls == ["g1", "g1"]
+
+
+def test_builds_run_at_most_concurrency_at_once() -> None:
+    """Issue 17 item 12: however many replays are asked for at once, at most
+    `concurrency` builds run together (the others wait for a slot)."""
+    running: list[int] = []
+    peak: list[int] = [0]
+    lock = threading.Lock()
+
+    def slow_build(game: GameRecord, record: dict[str, Any]) -> bytes:
+        with lock:
+            running.append(1)
+            peak[0] = max(peak[0], len(running))
+        threading.Event().wait(0.05)
+        with lock:
+            running.pop()
+        return build(game, record)
+
+    repo = FakeRepo(*(game_row(f"g{k}") for k in range(6)))
+    replays = Replays(repo, builder=slow_build, concurrency=2)
+
+    async def scenario() -> None:
+        await asyncio.gather(*(replays.get(f"g{k}") for k in range(6)))
+
+    asyncio.run(scenario())
+    assert peak[0] == 2
 
 
 def test_the_least_recently_used_replay_goes_first() -> None:

@@ -1,0 +1,208 @@
+"""The one rule for text people type that others see: player names and chat lines.
+
+Join, import and chat all go through here, so a name refused at a table is refused in an
+imported record too, and what one person types can never hide from, impersonate or
+overwhelm the others:
+
+- valid Unicode only (no lone surrogates: they cannot be encoded, and a JSON encoder that
+  meets one fails the whole message it is in);
+- a bounded length after trimming, and a bounded length before it (a name of "A" and
+  two million spaces is not "A");
+- no control, format, bidi, private-use, unassigned or invisible characters, and no
+  whitespace but the plain space inside a name;
+- at most `MAX_MARKS` combining marks on one character, and at least one character that
+  shows;
+- two names are the same name when their case-folded TR39 skeletons are equal (Latin
+  `Ann` and Cyrillic `Аnn`): `name_key`.
+
+Pure: no web or database imports. The confusables data is the Unicode consortium's
+(`confusables.txt`), as shipped by the `confusable-homoglyphs` package.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+
+MAX_NAME = 32
+MAX_CHAT = 500
+# Combining marks on one base character: enough for Vietnamese or stacked Indic vowels,
+# not for the hundreds of "zalgo" text.
+MAX_MARKS = 3
+# Surrounding whitespace a name or chat line may carry before it is trimmed.
+MAX_PADDING = 64
+
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+MARKS = frozenset({"Mn", "Me"})
+SHOWN = frozenset("LNSP")  # letters, numbers, symbols, punctuation (first letter)
+
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt) outside the Cf
+# category already refused, plus characters that draw nothing (Braille blank, the Hangul
+# fillers): a name made of them looks empty.
+_INVISIBLE_RANGES = (
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x115F, 0x1160),  # Hangul choseong/jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian variation selectors
+    (0x2800, 0x2800),  # Braille pattern blank
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors
+    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0x1D173, 0x1D17A),  # musical symbol formatting
+    (0xE0100, 0xE01EF),  # variation selectors supplement
+)
+
+
+class TextError(ValueError):
+    """Text refused by the rule: `code` is the protocol's stable error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def is_valid_unicode(text: str) -> bool:
+    """True unless `text` holds a lone surrogate (which no UTF encoding can carry)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def strings_valid(value: object) -> bool:
+    """True when every string in a parsed JSON value (keys too) is valid Unicode."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not is_valid_unicode(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
+
+
+def invisible(ch: str) -> bool:
+    point = ord(ch)
+    return any(low <= point <= high for low, high in _INVISIBLE_RANGES)
+
+
+def _check_characters(text: str, code: str, what: str, spaces: Iterable[str]) -> None:
+    allowed_spaces = frozenset(spaces)
+    marks = 0
+    shown = False
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category in REFUSED_CATEGORIES or invisible(ch):
+            raise TextError(code, f"{what} may not hold control or invisible characters")
+        if category.startswith("Z") and ch not in allowed_spaces:
+            raise TextError(code, f"{what} may hold no whitespace but plain spaces")
+        if category in MARKS:
+            marks += 1
+            if marks > MAX_MARKS or not shown:
+                raise TextError(code, f"{what} has too many combining marks on one character")
+            continue
+        marks = 0
+        shown = shown or category[0] in SHOWN
+    if not shown:
+        raise TextError(code, f"{what} has no visible character")
+
+
+def _trimmed(raw: str, limit: int, code: str, what: str) -> str:
+    if not isinstance(raw, str) or not is_valid_unicode(raw):
+        raise TextError(code, f"{what} is not valid Unicode text")
+    if len(raw) > limit + MAX_PADDING:
+        raise TextError(code, f"{what} has 1 to {limit} characters")
+    text = raw.strip()
+    if not 1 <= len(text) <= limit:
+        raise TextError(code, f"{what} has 1 to {limit} characters")
+    return text
+
+
+def clean_name(raw: str) -> str:
+    """A player's name, trimmed, or `TextError("bad_name")`: 1 to `MAX_NAME` characters
+    that show, plain spaces only, no control, bidi or invisible characters."""
+    name = _trimmed(raw, MAX_NAME, "bad_name", "a name")
+    _check_characters(name, "bad_name", "a name", " ")
+    return name
+
+
+def clean_chat(raw: str) -> str:
+    """A chat line, trimmed, or `TextError("bad_message")`: the name rule's character
+    filter, with room for 500 characters and the common spaces."""
+    text = _trimmed(raw, MAX_CHAT, "bad_message", "a chat line")
+    _check_characters(text, "bad_message", "a chat line", " \u00a0\u202f\u3000")
+    return text
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    """Each confusable character to one fixed member of its class.
+
+    The package's data pairs every `confusables.txt` source with its prototype both ways,
+    so a class is a connected group; its representative is the multi-character
+    prototype when it has one (`m` looks like `rn`), else its smallest member. Skeletons
+    compare equal exactly when TR39's do; they are never shown.
+    """
+    data = resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
+    pairs: dict[str, list[dict[str, str]]] = json.loads(data)
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for source, targets in pairs.items():
+        for target in targets:
+            a, b = find(_bare(source)), find(_bare(target["c"]))
+            if a != b:
+                parent[max(a, b, key=_rank)] = min(a, b, key=_rank)
+    return {member: find(member) for member in parent if len(member) == 1}
+
+
+def _bare(member: str) -> str:
+    # the data keeps the left-to-right marks that set off right-to-left examples
+    return member.replace("\u200e", "").replace("\u200f", "") or member
+
+
+def _rank(member: str) -> tuple[int, str]:
+    # multi-character prototypes first, then the smallest code point
+    return (0 if len(member) > 1 else 1, member)
+
+
+def skeleton(text: str) -> str:
+    """TR39's skeleton, up to the choice of each class's representative:
+    NFD, each character to its class's representative, NFD again."""
+    table = _prototypes()
+    mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
+    # a multi-character representative is made of characters with classes of their own
+    mapped = "".join(table.get(ch, ch) for ch in mapped)
+    return unicodedata.normalize("NFD", mapped)
+
+
+def name_key(name: str) -> str:
+    """What two names must not share in one room: case-folded, then skeleton (so `ann`,
+    `ANN` and Cyrillic `Аnn` are one name)."""
+    return skeleton(unicodedata.normalize("NFKC", name).casefold()).casefold()
+
+
+def display_name(stored: str) -> str:
+    """A stored name as it can always be shown and encoded, whatever older code let in:
+    valid Unicode (a lone surrogate becomes U+FFFD), trimmed, at most `MAX_NAME`
+    characters. A name that follows the rule comes back unchanged."""
+    if not isinstance(stored, str):
+        stored = str(stored)
+    if not is_valid_unicode(stored):
+        stored = stored.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return stored.strip()[:MAX_NAME] or "?"
