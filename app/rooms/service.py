@@ -388,12 +388,8 @@ class RoomService:
             game_id = record.game_id
             if game_id is not None and await self._status(room) != "finished":
                 raise RoomError("already_started", "the game has started", 409)
-            gone = next(s for s in record.seats if s.seat == seat)
             if not await self._db(self.repo.remove_seat, code, seat, game_id):
                 raise RoomError("already_started", "the game has started", 409)
-            if gone.host or (table.host_seat(record) or gone).seat == seat:
-                away = {"host_away_since": datetime.now(UTC)}
-                await self._db(self.repo.update_room, code, game_id, away)
             await self._reload(room)
         await self.hub.publish({"room": code, "kind": "room"})
         log.info("seat freed", extra={"room": code, "seat": seat})

@@ -2,12 +2,11 @@
 together, computer seats' names, and the "play again" offer. Pure decisions over room
 records; `RoomService` reads and writes the rows and tells the processes.
 
-The host is whoever holds the host token the create call returned. The host's seat is the
-seat taken with that token; in a room whose host took no seat (a client of the public
-protocol, which knows no host token) or left it, the first person seated stands for the
-host. The
-host starts the game; when the host's seat has been disconnected for `grace` seconds (or
-the host left it), any seated player may.
+The host is whoever holds the host token the create call returned; the host's seat is the
+seat taken with that token. The host starts the game; when the host's seat has been
+disconnected for `grace` seconds, any seated player may. A room whose host has no seat (a
+client of the public protocol, which knows no host token, or a host who left the seat)
+keeps the contract's rule: any seated player starts.
 """
 
 from __future__ import annotations
@@ -51,8 +50,7 @@ def computer_name(room: RoomRecord, level: str) -> str:
 
 def host_seat(room: RoomRecord) -> SeatRecord | None:
     """The seat whose presence counts as the host's (see the module docstring)."""
-    flagged = next((s for s in room.seats if s.host), None)
-    return flagged or next((s for s in room.seats if s.kind == "human"), None)
+    return next((s for s in room.seats if s.host), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +66,9 @@ def others_may_start(
     room: RoomRecord, host_connected: bool, now: datetime, grace: float
 ) -> StartCheck:
     host = host_seat(room)
-    if host is not None and host_connected:
+    if host is None:
+        return StartCheck(True, None, 0.0)
+    if host_connected:
         return StartCheck(False, None, grace)
     since = room.host_away_since or now
     left = grace - (now - since).total_seconds()

@@ -59,7 +59,7 @@ function othersMayStartIn(room) {
 /** Whether this page may press Start: the host, or anyone seated once the host is gone. */
 export function mayStart(room, seat) {
   if (!room || room.status !== "lobby" || seat === null) return false;
-  if (hostToken || (room.host && room.host.seat === seat)) return true;
+  if (hostToken || !room.host || room.host.seat === null || room.host.seat === seat) return true;
   return othersMayStartIn(room) === 0;
 }
 
@@ -105,6 +105,7 @@ function renderStartRule(room, seat) {
   if (el.hidden) return;
   const wait = othersMayStartIn(room);
   if (hostToken) el.textContent = t("room.host_help");
+  else if (!room.host || room.host.seat === null) el.textContent = t("room.start_any");
   else if (wait === null) el.textContent = t("room.start_rule", { s: room.host ? room.host.grace : 60 });
   else if (wait > 0) el.textContent = t("room.host_away_wait", { s: wait });
   else el.textContent = t("room.host_away_now");

@@ -254,3 +254,14 @@ def test_play_again_starts_at_once_when_everyone_accepts(client: TestClient) -> 
     info = room(client, code)
     assert info["status"] == "playing" and info["game_id"] != first["game_id"]
     assert [s["name"] for s in info["seats"]] == ["Ann", "Bob"]
+
+
+def test_without_a_seated_host_any_seated_player_starts(client: TestClient) -> None:
+    """A room made by a client of the public protocol (no host token used to sit) keeps
+    the contract's rule: any seated player may start."""
+    made = create(client)
+    ann, bob = join(client, made["code"], "Ann"), join(client, made["code"], "Bob")
+    assert room(client, made["code"])["host"]["seat"] is None
+    started = client.post(f"/api/rooms/{made['code']}/start", headers=bearer(bob["token"]))
+    assert started.status_code == 200, started.text
+    assert ann["seat"] == 0
