@@ -17,5 +17,9 @@ USER labyrinth
 EXPOSE 8000
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
   CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz').status != 200)"
-# uvicorn closes WebSockets with 1012 (service restart) on SIGTERM; clients reconnect.
-CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--forwarded-allow-ips", "*", "--timeout-graceful-shutdown", "10"]
+# X-Forwarded-For is believed only from these addresses: the proxy's, set by the compose
+# file (never "*": any client could then pick the address the per-address limits count).
+ENV FORWARDED_ALLOW_IPS=127.0.0.1
+# uvicorn through app/web/serve.py (header deadline, keep-alive, concurrency limit, proxy
+# headers); it closes WebSockets with 1012 (service restart) on SIGTERM; clients reconnect.
+CMD ["python", "-m", "app.web.serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -47,6 +47,34 @@ class Settings(BaseSettings):
     # Before the start, seconds the host's seat must be disconnected before any seated
     # player may start the game.
     host_grace_seconds: float = 60.0
+    # A WebSocket that has not said `hello` after this many seconds is closed (4408).
+    hello_timeout: float = 10.0
+    # Concurrent WebSockets one client address may hold in this process (0: no cap).
+    max_sockets_per_address: int = 32
+    # Per client address and minute, in this process (0: no limit).
+    rooms_per_minute: int = 30
+    joins_per_minute: int = 60
+    imports_per_minute: int = 10
+    # Request bodies past this size are refused with 413 (imports: `max_import_bytes`).
+    max_body_bytes: int = 64 * 1024
+    max_import_bytes: int = 4 * 1024 * 1024
+    # `scripts/serve` (uvicorn): seconds to send a whole request head, seconds an idle
+    # kept-alive connection stays open, the largest request head in bytes, and the
+    # connections and tasks past which new requests are answered 503 (0: no cap).
+    http_header_timeout: float = 10.0
+    keep_alive_timeout: float = 5.0
+    max_header_bytes: int = 16 * 1024
+    limit_concurrency: int = 2000
+    # Addresses (or networks) of the proxies whose X-Forwarded-For is believed.
+    forwarded_allow_ips: str = "127.0.0.1"
+    # Every `room_sweep_seconds`, rooms with no socket here unused for `room_idle_seconds`
+    # leave memory, and rooms whose game never started, older than `lobby_ttl_hours`,
+    # with no seat connected, are deleted (games are never deleted). 0: no sweep.
+    room_sweep_seconds: float = 60.0
+    room_idle_seconds: float = 300.0
+    lobby_ttl_hours: float = 24.0
+    # SQLite: how long a write waits for the database's lock before answering `unavailable`.
+    sqlite_busy_timeout: float = 3.0
 
 
 @lru_cache

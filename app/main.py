@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -24,13 +25,18 @@ from app.replays import Replays
 from app.rooms.computer import ComputerPlayers
 from app.rooms.hub import Hub, LocalHub, RedisHub
 from app.rooms.presence import LocalPresence, Presence, RedisPresence
+from app.rooms.ratelimit import AddressLimits
 from app.rooms.service import RoomService
 from app.store import migrate
 from app.store.db import make_engine, make_sessionmaker
 from app.store.repository import Repository
 from app.web import api, assets, errors, games, pages, ws
 from app.web.assets import Assets
+from app.web.bodylimit import BodyLimit
 from app.web.security import SecurityHeaders, allowed, csp_nonce, parse_networks
+
+HEALTH_TIMEOUT = 3.0
+REDIS_TIMEOUT = 2.0
 
 
 def make_fanout(settings: Settings) -> tuple[Hub, Presence, Any]:
@@ -39,13 +45,24 @@ def make_fanout(settings: Settings) -> tuple[Hub, Presence, Any]:
         return LocalHub(), LocalPresence(), None
     from redis import asyncio as aioredis
 
-    # A bounded pool that waits for a free connection rather than failing a burst.
+    # A bounded pool that waits for a free connection rather than failing a burst; a
+    # command that Redis does not answer in 2 s fails (and the caller degrades) instead
+    # of holding its request.
     pool = aioredis.BlockingConnectionPool.from_url(
-        settings.redis_url, max_connections=64, timeout=10
+        settings.redis_url,
+        max_connections=64,
+        timeout=10,
+        socket_timeout=REDIS_TIMEOUT,
+        socket_connect_timeout=REDIS_TIMEOUT,
     )
     redis = aioredis.Redis(connection_pool=pool)
+    # The subscription waits for messages for ever: no read timeout there.
+    subscriber = aioredis.Redis.from_url(
+        settings.redis_url, socket_connect_timeout=REDIS_TIMEOUT, socket_keepalive=True
+    )
     process_id = f"{socket.gethostname()}:{os.getpid()}:{id(settings):x}"
-    return RedisHub(redis), RedisPresence(redis, process_id), redis
+    hub = RedisHub(redis, subscriber=subscriber, origin=process_id)
+    return hub, RedisPresence(redis, process_id), redis
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -56,8 +73,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.run_migrations:
             await to_thread.run_sync(migrate.upgrade, settings.database_url)
-        engine = make_engine(settings.database_url)
-        repo = Repository(make_sessionmaker(engine))
+        engine = make_engine(settings.database_url, settings.sqlite_busy_timeout)
+        repo = Repository(make_sessionmaker(engine), settings.sqlite_busy_timeout)
         hub, presence, redis = make_fanout(settings)
         metrics = Metrics()
         metrics.track_log(lambda: repo.writer.stats)
@@ -81,8 +98,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await service.start()
         computer.start()
         heartbeat = asyncio.create_task(service.heartbeat())
+        janitor = asyncio.create_task(
+            service.janitor(
+                settings.room_sweep_seconds,
+                settings.room_idle_seconds,
+                settings.lobby_ttl_hours * 3600,
+            )
+        )
         prebuild = asyncio.create_task(replays.prebuild(settings.replay_prebuild))
         app.state.repo = repo
+        app.state.redis = redis
         app.state.service = service
         app.state.replays = replays
         app.state.analyses = analyses
@@ -90,7 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            for task in (heartbeat, prebuild):
+            for task in (heartbeat, janitor, prebuild):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
@@ -106,6 +131,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Labyrinth", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.settings = settings
+    app.state.limits = AddressLimits.from_settings(
+        settings.max_sockets_per_address,
+        settings.rooms_per_minute,
+        settings.joins_per_minute,
+        settings.imports_per_minute,
+    )
+    app.add_middleware(
+        BodyLimit,
+        limit=settings.max_body_bytes,
+        larger={"/api/games/import": settings.max_import_bytes},
+    )
     app.state.templates = Jinja2Templates(directory=str(ROOT / "templates"))
     app.state.assets = Assets(ROOT / "static")
     app.state.templates.env.globals.update(
@@ -123,12 +159,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/healthz")
     async def healthz() -> JSONResponse:
-        """200 when the database answers; 503 otherwise, so a balancer drops this replica."""
-        try:
-            await to_thread.run_sync(app.state.repo.ping)
-        except Exception as exc:
-            return JSONResponse({"ok": False, "error": type(exc).__name__}, status_code=503)
-        return JSONResponse({"ok": True})
+        """200 when the database reads and writes and Redis (if configured) answers; 503
+        otherwise, naming what failed, so that a balancer drops this replica."""
+        write = functools.partial(to_thread.run_sync, abandon_on_cancel=True)
+        checks = {"database": await _check(write, app.state.repo.ping_write)}
+        if app.state.redis is not None:
+            checks["redis"] = await _check(app.state.redis.ping)
+        ok = all(value == "ok" for value in checks.values())
+        return JSONResponse({"ok": ok} | checks, status_code=200 if ok else 503)
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics(request: Request) -> Response:
@@ -140,6 +178,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(app.state.service.metrics.render(), media_type=CONTENT_TYPE)
 
     return app
+
+
+async def _check(probe: Callable[..., Awaitable[Any]], *args: Any) -> str:
+    """ "ok", or the name of what went wrong, within HEALTH_TIMEOUT seconds."""
+    try:
+        await asyncio.wait_for(probe(*args), timeout=HEALTH_TIMEOUT)
+    except TimeoutError:
+        return "timeout"
+    except Exception as exc:
+        return type(exc).__name__
+    return "ok"
 
 
 app = create_app()

@@ -22,7 +22,6 @@ from app.text import TextError, clean_name
 # The fields of the protocol's record, and the optional ones the export adds (ext).
 RECORD_FIELDS = {"variant", "options", "players", "seed", "actions"}
 EXTRA_FIELDS = {"id", "seed_hash", "result", "imported"}
-MAX_ACTIONS = 20_000
 
 
 class InvalidRecord(ValueError):
@@ -64,8 +63,8 @@ def _check_shape(record: Any) -> None:
     if record["options"] is not None and not isinstance(record["options"], Mapping):
         raise InvalidRecord("options is an object")
     actions = record["actions"]
-    if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
-        raise InvalidRecord(f"actions is a list of at most {MAX_ACTIONS} entries")
+    if not isinstance(actions, list) or len(actions) > engine.max_actions:
+        raise InvalidRecord(f"actions is a list of at most {engine.max_actions} entries")
     for index, entry in enumerate(actions, start=1):
         if not isinstance(entry, Mapping) or set(entry) != {"seq", "seat", "action"}:
             raise InvalidRecord(f"action seq {index}: an entry is {{seq, seat, action}}", index)

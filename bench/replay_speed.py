@@ -174,6 +174,7 @@ def main() -> None:
                 "DATABASE_URL": f"sqlite:///{folder}/bench.db",
                 "LOG_LEVEL": "WARNING",
                 "REPLAY_CACHE_SIZE": "1",  # so that the other games are read or built
+                "IMPORTS_PER_MINUTE": "0",  # the imports below come in a burst
             },
         ).start()
         base = server.url

@@ -21,3 +21,9 @@ def not_found(what: str) -> RoomError:
 
 def unauthorized() -> RoomError:
     return RoomError("unauthorized", "a valid seat token is required", 401)
+
+
+def unavailable() -> RoomError:
+    """A dependency (the database) did not answer: nothing is known to have changed, and
+    the same request may be tried again in a moment."""
+    return RoomError("unavailable", "the server cannot reach its database; try again", 503)

@@ -13,17 +13,19 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from anyio import to_thread
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app import text as text_rules
 from app.metrics import Metrics
 from app.rooms import table
 from app.rooms.coalesce import Coalescer
 from app.rooms.connection import Connection
-from app.rooms.errors import RoomError, not_found, unauthorized
+from app.rooms.errors import RoomError, not_found, unauthorized, unavailable
 from app.rooms.hub import Hub, HubMessage
 from app.rooms.keys import hash_token, new_game_id, new_room_code, new_seed, new_token
 from app.rooms.live import LiveGame, dumps
@@ -34,13 +36,20 @@ from app.store.repository import (
     ActionRecord,
     GameRecord,
     Repository,
+    RoomClosed,
+    RoomFull,
     RoomRecord,
     SeatRecord,
-    SeatTaken,
     StaleWrite,
+    TooFewPlayers,
+    Unavailable,
 )
 
 T = TypeVar("T")
+# What a database that is down, locked or unreachable raises: the retryable `unavailable`.
+DATABASE_DOWN = (Unavailable, OperationalError, InterfaceError, PoolTimeout)
+# Abandoned lobbies deleted per sweep at most (the next sweep takes the rest).
+SWEEP_BATCH = 200
 log = logging.getLogger("app.rooms")
 MAX_NAME = text_rules.MAX_NAME
 MAX_CHAT = text_rules.MAX_CHAT
@@ -112,6 +121,8 @@ class RoomLive:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     live: LiveGame | None = None
     connections: set[Connection] = field(default_factory=set)
+    # When this process last used the room (monotonic): idle rooms leave memory.
+    touched: float = field(default_factory=time.monotonic)
     # When a hello last read the room row and the log (time.monotonic()).
     read_at: float = float("-inf")
 
@@ -155,7 +166,13 @@ class RoomService:
         self.on_committed: list[Callable[[str], None]] = []
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
-        return await to_thread.run_sync(fn, *args)
+        """Run `fn` in a worker thread; a database that does not answer (or not in time)
+        becomes the protocol's retryable `unavailable`, never a dropped socket or a 500."""
+        try:
+            return await to_thread.run_sync(fn, *args)
+        except DATABASE_DOWN as exc:
+            log.warning("database unavailable: %s", exc)
+            raise unavailable() from exc
 
     async def start(self) -> None:
         await self.hub.start(self._deliver)
@@ -198,6 +215,7 @@ class RoomService:
             if record is None:
                 raise not_found("room")
             room = self.rooms.setdefault(code, RoomLive(record))
+        room.touched = time.monotonic()
         return room
 
     async def _reload(self, room: RoomLive) -> None:
@@ -207,6 +225,8 @@ class RoomService:
 
     async def room_info(self, code: str) -> dict[str, Any]:
         room = self.rooms.get(code)
+        if room is not None and not self.hub.connected:
+            await self._reload(room)  # no news from other processes meanwhile: read it
         if room is None:
             record = await self._db(self.repo.get_room, code)
             if record is None:
@@ -313,31 +333,27 @@ class RoomService:
     ) -> int:
         code = room.record.code
         engine = get_engine(room.record.variant)
+        kind = "human" if level is None else "computer"
         async with room.lock:
-            for _attempt in range(5):
-                await self._reload(room)
-                if room.record.game_id is not None:
-                    raise RoomError("already_started", "the game has started", 409)
-                table.check_name_free(room.record, name)
-                taken = {s.seat for s in room.record.seats}
-                free = [i for i in range(engine.max_players) if i not in taken]
-                if not free:
-                    raise RoomError("room_full", "every seat is taken", 409)
-                kind = "human" if level is None else "computer"
-                try:
-                    await self._db(
-                        self.repo.add_seat, code, free[0], name, token_hash, kind, level, False
-                    )
-                except SeatTaken:
-                    continue
-                if host:
-                    await self._db(self.repo.set_host_seat, code, free[0])
-                await self._reload(room)
-                break
-            else:
-                raise RoomError("room_full", "the seats were taken while joining", 409)
+            await self._reload(room)
+            if room.record.game_id is not None:
+                raise RoomError("already_started", "the game has started", 409)
+            table.check_name_free(room.record, name)
+            # The seat is chosen in the database, in one transaction with the room row
+            # locked: across processes, a join and a start never both win.
+            try:
+                seat = await self._db(
+                    self.repo.take_seat, code, name, token_hash, engine.max_players, kind, level
+                )
+            except RoomClosed as exc:
+                raise RoomError("already_started", "the game has started", 409) from exc
+            except RoomFull as exc:
+                raise RoomError("room_full", "every seat is taken", 409) from exc
+            if host:
+                await self._db(self.repo.set_host_seat, code, seat)
+            await self._reload(room)
         await self.hub.publish({"room": code, "kind": "room"})
-        return free[0]
+        return seat
 
     @staticmethod
     def _is_host(record: RoomRecord, host_token: str | None) -> bool:
@@ -533,18 +549,13 @@ class RoomService:
             await self._reload(room)
             if room.record.game_id != replaces:
                 raise RoomError("already_started", "the game has already started", 409)
-            players = [s.name for s in room.record.seats]
-            if len(players) < engine.min_players:
-                raise RoomError(
-                    "too_few_players", f"at least {engine.min_players} players are needed", 409
-                )
             seed = new_seed()
-            record = GameRecord(
+            proposed = GameRecord(
                 id=new_game_id(),
                 room_code=code,
                 variant=room.record.variant,
                 options=room.record.options,
-                players=players,
+                players=[],  # the seats taken when the room is claimed, read in that transaction
                 seed=seed,
                 seed_hash=seed_hash(seed),
                 status="live",
@@ -554,11 +565,18 @@ class RoomService:
                 finished_at=None,
                 imported=False,
             )
-            live = LiveGame.load(record, [])
-            if not await self._db(self.repo.create_game, record, replaces):
-                raise RoomError("already_started", "the game has already started", 409)
+            try:
+                record = await self._db(
+                    self.repo.start_game, proposed, engine.min_players, replaces
+                )
+            except RoomClosed as exc:
+                raise RoomError("already_started", "the game has already started", 409) from exc
+            except TooFewPlayers as exc:
+                raise RoomError(
+                    "too_few_players", f"at least {engine.min_players} players are needed", 409
+                ) from exc
+            room.live = await to_thread.run_sync(LiveGame.load, record, [])
             await self._reload(room)
-            room.live = live
         await self.hub.publish({"room": code, "kind": "room"})
         await self.hub.publish({"room": code, "kind": "seq", "seq": 0})
         log.info("game started", extra={"room": code, "game": record.id})
@@ -579,7 +597,10 @@ class RoomService:
             if record is None:
                 return None
             actions = await self._db(self.repo.actions, game_id, 0)
-            room.live = LiveGame.load(record, actions)
+            # Re-playing a long log takes a while: in a worker thread, so that every other
+            # room goes on being served meanwhile (the room's lock is held, so nothing else
+            # here uses this room's game until it is ready).
+            room.live = await to_thread.run_sync(LiveGame.load, record, actions)
             if not room.live.finished:
                 for committed in self.on_committed:
                     committed(room.record.code)
@@ -697,6 +718,9 @@ class RoomService:
                 raise RoomError("stale", f"the game is at seq {live.seq}, not {seq}")
             if live.finished:
                 raise RoomError("finished", "the game is over")
+            bound = live.game.engine.max_actions
+            if live.seq >= bound:
+                raise RoomError("too_long", f"a game has at most {bound} actions; this one is over")
             try:
                 game, events = live.tentative(seat, action)
             except IllegalAction as exc:
@@ -715,6 +739,9 @@ class RoomService:
                 log.info("lost a race for a seq", extra={"room": code, "game": live.id})
                 await self._catch_up(live)
                 raise RoomError("stale", "another action was accepted first") from exc
+            except DATABASE_DOWN as exc:
+                log.warning("database unavailable: %s", exc, extra={"room": code})
+                raise unavailable() from exc
             live.commit(game, seat, action, events, by)
             new_seq = live.seq
         # The committed action rides along, so other processes apply it without reading
@@ -847,12 +874,20 @@ class RoomService:
         if message.get("kind") == "resync":
             for code in list(self.rooms):
                 await self._deliver({"room": code, "kind": "room"})
-                await self._send_states(self.rooms[code])
+                room = self.rooms.get(code)
+                if room is not None and room.connections:
+                    await self._send_states(room)
             return
         room = self.rooms.get(message.get("room", ""))
-        if room is None or not room.connections:
+        if room is None:
             return
         kind = message.get("kind")
+        if not room.connections:
+            # Held here for HTTP use only, with nobody to tell: its row is still read
+            # again, so that a join answered by one process is seen by a read from another.
+            if kind == "room":
+                await self._reload(room)
+            return
         if kind == "chat":
             chat = message["chat"]
             text = dumps(chat)
@@ -925,6 +960,37 @@ class RoomService:
 
     def connection_count(self) -> int:
         return sum(len(r.connections) for r in self.rooms.values())
+
+    async def sweep(self, now: datetime, idle: float, lobby_ttl: float = 86_400.0) -> None:
+        """Evict from memory the rooms with no socket here unused for `idle` seconds (the
+        log has everything; the next visitor loads them again), and delete the rooms
+        whose game never started, created more than `lobby_ttl` seconds before `now`,
+        with no socket here and no seat connected in any process. Rooms with a game,
+        finished or not, are kept."""
+        quiet_since = time.monotonic() - idle
+        for code, room in list(self.rooms.items()):
+            if not room.connections and not room.lock.locked() and room.touched <= quiet_since:
+                del self.rooms[code]
+        cutoff = now - timedelta(seconds=lobby_ttl)
+        for code in await self._db(self.repo.stale_lobbies, cutoff, SWEEP_BATCH):
+            room = self.rooms.get(code)
+            if room is not None and room.connections:
+                continue
+            seats, _ = await self.presence.merged(code, set(), 0)
+            if seats:
+                continue
+            if await self._db(self.repo.delete_lobby, code, cutoff):
+                self.rooms.pop(code, None)
+                log.info("unstarted room deleted after a day", extra={"room": code})
+
+    async def janitor(self, every: float, idle: float, lobby_ttl: float) -> None:
+        """`sweep` every `every` seconds, for as long as the process serves."""
+        while every > 0:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep(datetime.now(UTC), idle, lobby_ttl)
+            except Exception:
+                log.exception("room sweep failed")
 
     async def heartbeat(self, every: float = 10.0) -> None:
         """Keep this process's presence shares fresh (a no-op with one process)."""

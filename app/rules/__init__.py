@@ -55,6 +55,11 @@ def new_options(variant: str, raw: Mapping[str, Any] | None) -> dict[str, Any]:
     return get_engine(variant).parse_options(stamped)
 
 
+def max_actions(variant: str) -> int:
+    """The most actions a game of `variant` may have (live and imported alike)."""
+    return get_engine(variant).max_actions
+
+
 __all__ = [
     "ENGINES",
     "RULES_VERSION",
@@ -64,6 +69,7 @@ __all__ = [
     "InvalidOptions",
     "UnknownVariant",
     "get_engine",
+    "max_actions",
     "new_options",
     "rng_for",
     "rules_version",

@@ -123,6 +123,11 @@ class Engine(Protocol):
     variant: str
     min_players: int
     max_players: int
+    # The most actions a game may have: far above any real game (random play, nobody
+    # trying to win, ends well below it), so that a game played only to grow, live or
+    # imported, costs a bounded rebuild. Live play refuses the next action (`too_long`),
+    # import refuses the record.
+    max_actions: int
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> JSON:
         """Validate room options and fill in defaults; raise `InvalidOptions`."""

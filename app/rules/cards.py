@@ -421,6 +421,7 @@ class CardsEngine:
     variant = VARIANT
     min_players = 2
     max_players = 6
+    max_actions = 2_000  # 48 cards: random play ends a game in about 60 actions
 
     # -- setup ------------------------------------------------------------------------------
 

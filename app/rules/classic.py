@@ -329,6 +329,7 @@ class ClassicEngine:
     variant = VARIANT
     min_players = 2
     max_players = 4
+    max_actions = 20_000  # random play ends classic games in 1-5 thousand actions
 
     # -- setup ------------------------------------------------------------------------------
 

@@ -301,6 +301,7 @@ class MasterEngine:
     variant = VARIANT
     min_players = 2
     max_players = 4
+    max_actions = 20_000  # random play ends master games in 2-6 thousand actions
 
     # -- setup ------------------------------------------------------------------------------
 

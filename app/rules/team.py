@@ -446,6 +446,7 @@ class TeamEngine:
     variant = VARIANT
     min_players = 2
     max_players = 4
+    max_actions = 2_000  # Daedalus's end: random play ends a game in about 75 actions
 
     # -- setup ------------------------------------------------------------------------------
 

@@ -20,7 +20,9 @@ def normalise_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, busy_timeout: float = 3.0) -> Engine:
+    """`busy_timeout` (SQLite): how long a write waits for another writer's lock before it
+    fails, so that one stuck writer cannot queue every room's writes for long."""
     url = normalise_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
@@ -29,13 +31,23 @@ def make_engine(url: str) -> Engine:
         # As many pooled connections as worker threads, so none is opened per query.
         engine = create_engine(
             url,
-            connect_args={"check_same_thread": False, "timeout": 30},
+            connect_args={"check_same_thread": False, "timeout": busy_timeout},
             pool_size=40,
             max_overflow=10,
         )
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # The same bound on waiting for a row lock (a join or start holding its room), and on
+    # reaching the server at all.
+    wait_ms = max(1, int(busy_timeout * 1000))
+    return create_engine(
+        url,
+        pool_size=10,
+        max_overflow=20,
+        pool_pre_ping=True,
+        pool_timeout=max(busy_timeout, 1.0),
+        connect_args={"connect_timeout": 5, "options": f"-c lock_timeout={wait_ms}"},
+    )
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -45,7 +57,6 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -28,6 +28,23 @@ class StaleWrite(Exception):
 
 class SeatTaken(Exception):
     """A concurrent join took the seat this one chose; the caller retries."""
+
+
+class RoomClosed(Exception):
+    """The room's game has started (or the room is gone): no seat, no second start."""
+
+
+class RoomFull(Exception):
+    """Every seat of the room is taken."""
+
+
+class TooFewPlayers(Exception):
+    """Start: fewer seats are taken than the variant needs."""
+
+
+class Unavailable(Exception):
+    """The database did not take this write in time (locked, gone): nothing was changed
+    by it, and the caller may try again later."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,22 +151,35 @@ def _game_row(game: GameRecord, **overrides: Any) -> models.Game:
 
 
 class Repository:
-    def __init__(self, sessions: sessionmaker[Session]) -> None:
+    def __init__(self, sessions: sessionmaker[Session], lock_timeout: float = 3.0) -> None:
         self._sessions = sessions
+        self._lock_timeout = lock_timeout
         bind = sessions.kw.get("bind")
         # SQLite has one writer at a time and makes the others sleep and retry, which shows
         # as latency spikes under load; queueing writers on a lock in-process is fairer.
         sqlite = bind is not None and bind.dialect.name == "sqlite"
-        self._write_lock: AbstractContextManager[Any] = (
-            threading.Lock() if sqlite else nullcontext()
-        )
+        self._write_lock: threading.Lock | None = threading.Lock() if sqlite else None
         # Appends from the event loop are committed in groups (`commit_action`).
         self.writer = GroupWriter(self.write_appends)
 
     @contextmanager
     def _tx(self) -> Iterator[Session]:
-        with self._write_lock, self._sessions() as session, session.begin():
+        with self._writer(), self._sessions() as session, session.begin():
             yield session
+
+    @contextmanager
+    def _writer(self) -> Iterator[None]:
+        """This process's turn to write (SQLite), waited for no longer than the database's
+        own busy timeout: a stuck writer makes the others fail fast, not queue."""
+        if self._write_lock is None:
+            yield
+            return
+        if not self._write_lock.acquire(timeout=self._lock_timeout):
+            raise Unavailable("the database is busy with another write")
+        try:
+            yield
+        finally:
+            self._write_lock.release()
 
     # Rooms and seats -------------------------------------------------------------
 
@@ -177,6 +207,50 @@ class Repository:
                 select(models.Seat).where(models.Seat.room_code == code).order_by(models.Seat.seat)
             ).all()
             return _room_record(room, seats)
+
+    def take_seat(
+        self,
+        code: str,
+        name: str,
+        token_hash: str,
+        max_players: int,
+        kind: str = "human",
+        level: str | None = None,
+    ) -> int:
+        """Seat `name` in the room's first free seat and return its number.
+
+        The room row is locked first (a row lock on PostgreSQL, the write lock on SQLite)
+        by a no-op update that only matches while the room has no game, so a join and a
+        start of the same room, from any process, are decided one after the other: a
+        join never lands beside a game that started without it. `RoomClosed` if the game
+        has started, `RoomFull` if no seat is free. A computer seat (`kind="computer"`) is
+        played by the computer at `level`.
+        """
+        with self._tx() as s:
+            locked = s.execute(
+                update(models.Room)
+                .where(models.Room.code == code, models.Room.game_id.is_(None))
+                .values(variant=models.Room.variant)
+            ).rowcount
+            if locked != 1:
+                raise RoomClosed(code)
+            taken = set(s.scalars(select(models.Seat.seat).where(models.Seat.room_code == code)))
+            free = [i for i in range(max_players) if i not in taken]
+            if not free:
+                raise RoomFull(code)
+            s.add(
+                models.Seat(
+                    room_code=code,
+                    seat=free[0],
+                    name=name,
+                    token_hash=token_hash,
+                    kind=kind,
+                    level=level,
+                    reason="seat" if level is not None else None,
+                    host=False,
+                )
+            )
+            return free[0]
 
     def add_seat(
         self,
@@ -318,6 +392,32 @@ class Repository:
                     seats[row.room_code].append(row)
             return [_room_record(room, seats[room.code]) for room in rooms]
 
+    def stale_lobbies(self, before: datetime, limit: int) -> list[str]:
+        """Rooms created before `before` whose game never started, oldest first."""
+        with self._sessions() as s:
+            query = (
+                select(models.Room.code)
+                .where(models.Room.game_id.is_(None), models.Room.created_at < before)
+                .order_by(models.Room.created_at)
+                .limit(limit)
+            )
+            return list(s.scalars(query))
+
+    def delete_lobby(self, code: str, before: datetime) -> bool:
+        """Delete a room and its seats if it is still unstarted and created before
+        `before` (a start or a newer room is never deleted); True if it was."""
+        with self._tx() as s:
+            gone = s.execute(
+                delete(models.Room).where(
+                    models.Room.code == code,
+                    models.Room.game_id.is_(None),
+                    models.Room.created_at < before,
+                )
+            ).rowcount
+            if gone:
+                s.execute(delete(models.Seat).where(models.Seat.room_code == code))
+            return bool(gone)
+
     def seat_for_token(self, code: str, token_hash: str) -> int | None:
         with self._sessions() as s:
             return s.scalar(
@@ -327,6 +427,43 @@ class Repository:
             )
 
     # Games -------------------------------------------------------------------------
+
+    def start_game(
+        self, game: GameRecord, min_players: int, replaces: str | None = None
+    ) -> GameRecord:
+        """Make `game` the room's and store it, its players being the seats taken at that
+        moment (returned in the stored record). The room is claimed first (a conditional
+        update that locks its row), so no join lands between reading the seats and the
+        start. `RoomClosed` if the room's game is no longer `replaces` (None: no game yet;
+        else the finished game a rematch follows), `TooFewPlayers` if fewer than
+        `min_players` seats are taken (nothing is changed then). Starting the room's next
+        game also ends its rematch offer."""
+        with self._tx() as s:
+            claimed = s.execute(
+                update(models.Room)
+                .where(models.Room.code == game.room_code, _is(models.Room.game_id, replaces))
+                .values(game_id=game.id, rematch=None, host_away_since=None)
+            ).rowcount
+            if claimed != 1:
+                raise RoomClosed(str(game.room_code))
+            players = list(
+                s.scalars(
+                    select(models.Seat.name)
+                    .where(models.Seat.room_code == game.room_code)
+                    .order_by(models.Seat.seat)
+                )
+            )
+            if len(players) < min_players:
+                raise TooFewPlayers(str(game.room_code))
+            # A new game: seats a person plays are theirs again (a takeover ends).
+            s.execute(
+                update(models.Seat)
+                .where(models.Seat.room_code == game.room_code, models.Seat.kind == "human")
+                .values(level=None, reason=None)
+            )
+            game = replace(game, players=players)
+            s.add(_game_row(game))
+        return game
 
     def create_game(self, game: GameRecord, replaces: str | None = None) -> bool:
         """Store a new game and make it the room's; False if the room's game is no longer
@@ -493,6 +630,14 @@ class Repository:
     def ping(self) -> bool:
         with self._sessions() as s:
             return s.scalar(select(1)) == 1
+
+    def ping_write(self) -> None:
+        """Take the write path and roll back: a row written and undone, so that a database
+        that reads but cannot write (locked, read-only, full) fails the health check."""
+        with self._writer(), self._sessions() as s, s.begin() as tx:
+            s.add(models.Room(code="~healthz", variant="-", options={}))
+            s.flush()
+            tx.rollback()
 
     # History and imports (replays) -----------------------------------------------
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query
+from fastapi import APIRouter, Depends, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.web.bodies import BoundedJSONRoute
-from app.web.deps import get_service
+from app.web.deps import client_address, get_service
 
 router = APIRouter(prefix="/api", route_class=BoundedJSONRoute)
 
@@ -53,7 +53,8 @@ def bearer(authorization: str | None) -> str | None:
 
 
 @router.post("/rooms", status_code=201)
-async def create_room(body: CreateRoom, service: Service) -> dict[str, Any]:
+async def create_room(body: CreateRoom, service: Service, request: Request) -> dict[str, Any]:
+    request.app.state.limits.rooms.check(client_address(request))
     if body.start and body.name is None:
         raise RoomError("bad_request", "start: a room started at once needs your name", 422)
     room, host_token = await service.create_room(body.variant, body.options, body.listed)
@@ -100,8 +101,13 @@ async def update_room(
 
 @router.post("/rooms/{code}/join", status_code=201)
 async def join_room(
-    code: str, body: Join, service: Service, authorization: Authorization = None
+    code: str,
+    body: Join,
+    service: Service,
+    request: Request,
+    authorization: Authorization = None,
 ) -> dict[str, Any]:
+    request.app.state.limits.joins.check(client_address(request))
     seat, token = await service.join(code, body.name, bearer(authorization))
     return {"seat": seat, "token": token}
 

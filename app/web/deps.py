@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import Request, WebSocket
+from starlette.requests import HTTPConnection
 
 from app.rooms.service import RoomService
 from app.store.repository import Repository
@@ -18,3 +19,11 @@ def get_repo(request: Request) -> Repository:
 
 def ws_service(websocket: WebSocket) -> RoomService:
     return websocket.app.state.service
+
+
+def client_address(connection: HTTPConnection) -> str:
+    """The client's address as the server saw it: behind a proxy, uvicorn has already
+    replaced it with `X-Forwarded-For`, but only when the proxy is trusted
+    (`--forwarded-allow-ips`), so a client cannot pick its own address."""
+    client = connection.client
+    return client.host if client is not None else "unknown"

@@ -2,23 +2,37 @@
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 
-from app.rooms.errors import RoomError
+from app.rooms.errors import RoomError, unavailable
+from app.store.repository import Unavailable
+
+log = logging.getLogger("app.web")
 
 STATUS_CODES = {
     404: "not_found",
     401: "unauthorized",
     405: "method_not_allowed",
+    413: "too_large",
     422: "bad_request",
+    429: "rate_limited",
+    503: "unavailable",
 }
+# Seconds a client is asked to wait before retrying a refusal that is only about timing.
+RETRY_AFTER = {429: "10", 503: "2"}
 
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+    headers = {"Retry-After": RETRY_AFTER[status]} if status in RETRY_AFTER else None
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
 
 
 def install(app: FastAPI) -> None:
@@ -35,6 +49,21 @@ def install(app: FastAPI) -> None:
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
         message = f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "")
         return error_response(422, "bad_request", message or "the body does not fit")
+
+    async def database_error(_request: Request, exc: Exception) -> JSONResponse:
+        """A query that failed outside the room service (lists, records): the same
+        retryable `unavailable` as the service answers, not a plain-text 500."""
+        log.warning("database unavailable: %s", exc)
+        error = unavailable()
+        return error_response(error.status, error.code, error.message)
+
+    app.add_exception_handler(SQLAlchemyError, database_error)
+    app.add_exception_handler(Unavailable, database_error)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, exc: Exception) -> JSONResponse:
+        # Starlette still logs the exception; the client gets the protocol's shape.
+        return error_response(500, "internal", "the server failed to answer this request")
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:

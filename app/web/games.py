@@ -26,7 +26,7 @@ from app.rules import seed_hash
 from app.store.repository import ActionRecord, GameRecord, Repository
 from app.text import display_name
 from app.web.bodies import BoundedJSONRoute
-from app.web.deps import get_repo, get_service
+from app.web.deps import client_address, get_repo, get_service
 
 router = APIRouter(prefix="/api", route_class=BoundedJSONRoute)
 log = logging.getLogger("app.games")
@@ -212,6 +212,7 @@ async def import_game(request: Request, repo: Repo) -> dict[str, Any]:
     The re-play runs where replays are built (a build process), not beside the event
     loop, so a long record does not slow every other request; so does reading its JSON
     (nesting bounded, `app/boundedjson.py`), which costs a large file a second."""
+    request.app.state.limits.imports.check(client_address(request))
     body = await _read_record(request)
     depth = request.app.state.settings.max_json_depth
     try:

@@ -7,6 +7,7 @@ missing or extra fields all answer `bad_message`, so a client bug shows at once.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -16,7 +17,9 @@ from app import boundedjson
 from app.rooms.connection import Connection
 from app.rooms.errors import RoomError
 from app.rooms.live import dumps
+from app.rooms.ratelimit import AddressLimits
 from app.rooms.service import RoomService
+from app.web.deps import client_address
 
 router = APIRouter()
 log = logging.getLogger("app.ws")
@@ -24,6 +27,9 @@ log = logging.getLogger("app.ws")
 MAX_BYTES = 64 * 1024
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_NO_HELLO = 4408
+CLOSE_TOO_MANY = 4429
+CLOSE_UNAVAILABLE = 1013  # "try again later"
 
 # type -> (required fields, optional fields)
 SHAPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -99,10 +105,29 @@ def ref_of(text: str) -> Any:
 @router.websocket("/ws/{code}")
 async def room_socket(websocket: WebSocket, code: str) -> None:
     service: RoomService = websocket.app.state.service
+    limits: AddressLimits = websocket.app.state.limits
+    address = client_address(websocket)
     await websocket.accept()
     try:
+        limits.sockets.acquire(address)
+    except RoomError as exc:
+        await websocket.send_text(error(exc.code, exc.message))
+        await websocket.close(code=CLOSE_TOO_MANY, reason="too many connections")
+        return
+    try:
+        await serve_socket(websocket, service, code)
+    finally:
+        limits.sockets.release(address)
+
+
+async def serve_socket(websocket: WebSocket, service: RoomService, code: str) -> None:
+    try:
         await service.room_info(code)
-    except RoomError:
+    except RoomError as exc:
+        if exc.code != "not_found":
+            await websocket.send_text(error(exc.code, exc.message))
+            await websocket.close(code=CLOSE_UNAVAILABLE)
+            return
         await websocket.send_text(error("not_found", "room does not exist"))
         await websocket.close(code=CLOSE_NOT_FOUND)
         return
@@ -112,9 +137,21 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     conn.start()
     await service.connect(code, conn)
     close_code: int | None = None
+    close_reason = ""
+    # A socket that never says hello holds a file descriptor for nothing: it gets
+    # `hello_timeout` seconds, then is closed with 4408.
+    hello_by = asyncio.get_running_loop().time() + settings.hello_timeout
     try:
         while True:
-            frame = await websocket.receive()
+            if conn.greeted:
+                frame = await websocket.receive()
+            else:
+                left = hello_by - asyncio.get_running_loop().time()
+                try:
+                    frame = await asyncio.wait_for(websocket.receive(), timeout=max(left, 0))
+                except TimeoutError:
+                    close_code, close_reason = CLOSE_NO_HELLO, "no hello in time"
+                    break
             if frame["type"] == "websocket.disconnect":
                 break
             text = frame.get("text")
@@ -131,13 +168,20 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
                 log.debug("refused", extra={"room": code, "seat": conn.seat, "code": exc.code})
                 conn.send(error(exc.code, exc.message, ref_of(text or "")))
                 if exc.code == "unauthorized":
-                    close_code = CLOSE_UNAUTHORIZED
+                    close_code, close_reason = CLOSE_UNAUTHORIZED, "unauthorized"
                     break
+            except (WebSocketDisconnect, asyncio.CancelledError):
+                raise
+            except Exception:
+                # A bug must not drop the socket without a word: say so, stay open.
+                log.exception("message failed", extra={"room": code, "seat": conn.seat})
+                service.metrics.errors.labels("internal").inc()
+                conn.send(error("internal", "the server failed here", ref_of(text or "")))
     except WebSocketDisconnect:
         pass
     finally:
         await service.disconnect(conn)
-        await conn.finish(close_code, "unauthorized" if close_code else "")
+        await conn.finish(close_code, close_reason)
 
 
 async def handle(service: RoomService, conn: Connection, message: dict[str, Any]) -> None:

@@ -49,6 +49,10 @@ def cluster(tmp_path: Path, shared_database: str) -> Iterator[Callable[[], Serve
         "REDIS_URL": REDIS_URL,
         "RATE_BURST": "100000",
         "RATE_PER_SECOND": "100000",
+        # Every client of these tests comes from one address.
+        "ROOMS_PER_MINUTE": "0",
+        "JOINS_PER_MINUTE": "0",
+        "MAX_SOCKETS_PER_ADDRESS": "0",
     }
 
     def start() -> ServerProcess:

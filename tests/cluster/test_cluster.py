@@ -171,4 +171,8 @@ def test_health_and_metrics(cluster: Cluster) -> None:
     assert "labyrinth_actions_applied_total 1.0" in text
     assert 'labyrinth_errors_total{code="stale"} 1.0' in text
     assert "labyrinth_action_latency_seconds_count 1.0" in text
-    assert http_json("GET", server.url + "/healthz") == {"ok": True}
+    assert http_json("GET", server.url + "/healthz") == {
+        "ok": True,
+        "database": "ok",
+        "redis": "ok",
+    }

@@ -161,7 +161,7 @@ def test_games_query_is_validated(client: TestClient) -> None:
 
 
 def test_healthz_and_pages(client: TestClient) -> None:
-    assert client.get("/healthz").json() == {"ok": True}
+    assert client.get("/healthz").json() == {"ok": True, "database": "ok"}
     code, _ = make_room(client, [])
     assert client.get("/").status_code == 200
     page = client.get(f"/r/{code}")

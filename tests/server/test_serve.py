@@ -1,0 +1,85 @@
+"""Issue 17, item 5: `scripts/serve` bounds what half-open HTTP connections cost.
+
+A request head that never completes is closed after `HTTP_HEADER_TIMEOUT`, and past
+`LIMIT_CONCURRENCY` connections new requests are answered 503 at once, so that idle
+sockets from one client cannot stop `/healthz`, pages and new sockets for everybody.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests.live_server import ROOT, free_port
+
+
+def get(port: int, path: str = "/healthz") -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".encode())
+        answer = b""
+        while chunk := s.recv(4096):
+            answer += chunk
+        return answer
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    """One server for the module: starting `scripts/serve` takes a few seconds."""
+    tmp_path = tmp_path_factory.mktemp("serve")
+    port = free_port()
+    env = os.environ | {
+        "PORT": str(port),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite3'}",
+        "REPLAY_PROCESSES": "0",
+        "HTTP_HEADER_TIMEOUT": "1",
+        "LIMIT_CONCURRENCY": "5",
+    }
+    log = (tmp_path / "serve.log").open("wb")
+    process = subprocess.Popen(
+        [str(ROOT / "scripts" / "serve")], cwd=ROOT, env=env, stdout=log, stderr=log
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, (tmp_path / "serve.log").read_text()
+            try:
+                if get(port).startswith(b"HTTP/1.1 200"):
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
+            time.sleep(0.2)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
+
+
+def test_a_request_head_that_never_completes_is_closed(served: int) -> None:
+    with socket.create_connection(("127.0.0.1", served), timeout=10) as s:
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\n")  # and never the blank line
+        began = time.monotonic()
+        assert s.recv(100) == b"", "the server closes the connection"
+        assert time.monotonic() - began < 8
+    with socket.create_connection(("127.0.0.1", served), timeout=10) as s:
+        assert s.recv(100) == b"", "a connection that sends nothing is closed too"
+
+
+def test_past_the_concurrency_limit_requests_get_503_until_idle_sockets_go(
+    served: int,
+) -> None:
+    idle = [socket.create_connection(("127.0.0.1", served)) for _ in range(5)]
+    try:
+        time.sleep(0.2)
+        assert get(served).startswith(b"HTTP/1.1 503")
+        time.sleep(1.5)  # the header deadline closes the idle ones
+        assert get(served).startswith(b"HTTP/1.1 200")
+    finally:
+        for s in idle:
+            s.close()
