@@ -6,6 +6,7 @@ Debian's chromium driven by Playwright (never a downloaded browser).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ __all__ = [
     "free_port",
     "http_json",
     "join_room",
+    "wait_for_js",
 ]
 HERE = Path(__file__).resolve().parent
 
@@ -44,6 +46,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
             if missing:
                 item.add_marker(pytest.mark.skip(reason=f"no Chromium at {CHROMIUM}"))
+
+
+def wait_for_js(page: Any, script: str, arg: Any = None, timeout: float = 5000) -> None:
+    """`page.wait_for_function`, polled from here through `page.evaluate`: the pages run
+    under a Content-Security-Policy without 'unsafe-eval', and Playwright's in-page
+    polling compiles its predicate with `new Function`, which that policy refuses."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(script, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout:.0f} ms: {script}")
+        time.sleep(0.05)
 
 
 def join_room(page: Any, url: str, name: str, seat: int) -> None:

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.conftest import http_json, join_room
+from tests.e2e.conftest import http_json, join_room, wait_for_js
 from tests.server.helpers import greedy_record
 
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
@@ -169,7 +169,7 @@ def test_tab_titles_are_in_the_pages_language(server: str, browser: Any) -> None
     assert page.title().startswith("Regeln: ")
     room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
     page.goto(server + room["url"])
-    page.wait_for_function("document.title.startsWith('Raum ')")
+    wait_for_js(page, "document.title.startsWith('Raum ')")
 
 
 def test_news_never_covers_the_board(server: str, browser: Any, tmp_path: Path) -> None:
@@ -477,7 +477,8 @@ def test_live_games_show_a_live_board(server: str, browser: Any, tmp_path: Path)
     assert thumb.get_attribute("href") == url.removeprefix(server)
     seq = thumb.get_attribute("data-seq")
     push_and_move(a)
-    lobby.wait_for_function(
+    wait_for_js(
+        lobby,
         "(seq) => document.querySelector('[data-testid=live-thumb]').dataset.seq !== seq",
         arg=seq,
         timeout=15000,

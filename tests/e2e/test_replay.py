@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.conftest import check_every_frame, http_json
+from tests.e2e.conftest import check_every_frame, http_json, wait_for_js
 from tests.server.helpers import greedy_record
 
 CHROMIUM_ARGS = {"viewport": {"width": 1300, "height": 900}}
@@ -58,7 +58,7 @@ def test_keyboard_steps_through_a_replay(server: str, browser: Any) -> None:
     page.keyboard.press("End")
     assert at(page) == last and current_entry(page) == last
     # the list scrolls the highlighted move into view in the next animation frame
-    page.wait_for_function(CURRENT_ENTRY_IN_VIEW, timeout=3000)
+    wait_for_js(page, CURRENT_ENTRY_IN_VIEW, timeout=3000)
     assert page.is_visible('[data-testid="result-banner"]')
     assert page.text_content("#replay-position").strip().startswith(f"Move {last}")
     page.keyboard.press("ArrowRight")  # already at the end: stays
@@ -76,7 +76,7 @@ def test_keyboard_steps_through_a_replay(server: str, browser: Any) -> None:
     # Space plays at the chosen speed and pauses again
     page.select_option("#replay-speed", "100")
     page.keyboard.press("Space")
-    page.wait_for_function("Number(document.getElementById('replay-page').dataset.at) >= 3")
+    wait_for_js(page, "Number(document.getElementById('replay-page').dataset.at) >= 3")
     page.keyboard.press("Space")
     paused = at(page)
     page.wait_for_timeout(350)

@@ -20,7 +20,7 @@ import pytest
 
 from app.rules import Game
 from app.rules.cards import ENGINE, Place
-from tests.e2e.conftest import http_json, join_room
+from tests.e2e.conftest import http_json, join_room, wait_for_js
 from tests.rules.cards_helpers import lay, set_hand
 from tests.rules.helpers import arm_event
 
@@ -117,7 +117,7 @@ def test_classic_open_the_pile_then_pick_the_top_card(server: str, browser, size
     page.click(f"[data-testid=pick-{pile[-1]}]")
     assert apply_sent(page, game, 0) == [{"type": "pick", "treasure": pile[-1]}]
     assert game.state.players[0].pile[0] == pile[-1]
-    page.wait_for_function("() => !document.querySelector('[data-testid^=pick-]')")
+    wait_for_js(page, "() => !document.querySelector('[data-testid^=pick-]')")
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()
 
