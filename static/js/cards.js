@@ -161,6 +161,10 @@ export class CardsUI extends GameUI {
       this.takeSel = new Set(first.cards.map(key));
       this.takeDefaulted = true;
     }
+    // When linking is compulsory only some cards may be placed: a selected card with no
+    // placement at all would show an empty board, so the first placeable card is selected.
+    const placeable = this.legal.filter((a) => a.type === "place").map((a) => a.card);
+    if (placeable.length && !placeable.includes(this.selected)) this.selected = placeable[0];
     this.render({});
   }
 

@@ -36,6 +36,10 @@ def test_place_a_card_by_clicking_a_lit_cell(server: str, browser) -> None:
     # the lit cells follow the rotation: R turns the selected card
     lit = a.locator(".place-cell.legal")
     shown = a.locator(".place-cell")
+    # the selected card is one that can be placed (when linking is compulsory only some can)
+    a.wait_for_selector(".place-cell")
+    if a.locator(".hand-card.links").count():
+        assert a.locator(".hand-card.selected.links").count() == 1
     for _ in range(4):
         if lit.count():
             break
