@@ -44,6 +44,16 @@ class Settings(BaseSettings):
     # Every so many seconds, look for computer moves that are due but nobody is making
     # (a process died during its pause); also done once at start-up. 0: never.
     computer_sweep_seconds: float = 10.0
+    # A seated player disconnected this long (seconds) is "away": others may let the
+    # computer play the seat.
+    away_after: float = 60.0
+    # A live game with no seated player connected for this long (seconds) is adjourned:
+    # out of the lobby's live list, resumable from its link.
+    adjourn_after: float = 1800.0
+    # How often each process looks for turns whose deadline has passed (seconds).
+    clock_scan_every: float = 1.0
+    # How long a "continue on another device" link works (seconds).
+    device_link_ttl: float = 600.0
     # Before the start, seconds the host's seat must be disconnected before any seated
     # player may start the game.
     host_grace_seconds: float = 60.0

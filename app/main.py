@@ -27,6 +27,7 @@ from app.rooms.hub import Hub, LocalHub, RedisHub
 from app.rooms.presence import LocalPresence, Presence, RedisPresence
 from app.rooms.ratelimit import AddressLimits
 from app.rooms.service import RoomService
+from app.rooms.timeouts import enforce_forever, keep_active
 from app.store import migrate
 from app.store.db import make_engine, make_sessionmaker
 from app.store.repository import Repository
@@ -78,7 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub, presence, redis = make_fanout(settings)
         metrics = Metrics()
         metrics.track_log(lambda: repo.writer.stats)
-        service = RoomService(repo, hub, presence, metrics)
+        service = RoomService(repo, hub, presence, metrics, away_after=settings.away_after)
         service.chat_limits = (settings.chat_burst, settings.chat_per_second)
         service.host_grace = settings.host_grace_seconds
         builds = replay_builders(settings.replay_processes)
@@ -98,6 +99,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await service.start()
         computer.start()
         heartbeat = asyncio.create_task(service.heartbeat())
+        deadlines = asyncio.create_task(
+            enforce_forever(service, computer, settings.clock_scan_every)
+        )
+        active = asyncio.create_task(keep_active(service, min(60.0, settings.adjourn_after / 3)))
         janitor = asyncio.create_task(
             service.janitor(
                 settings.room_sweep_seconds,
@@ -115,7 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            for task in (heartbeat, janitor, prebuild):
+            for task in (heartbeat, janitor, prebuild, deadlines, active):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task

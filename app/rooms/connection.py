@@ -38,7 +38,8 @@ class Connection:
         self.welcomed = False  # was sent its welcome: the fan-out may send it updates
         self.seat: int | None = None
         # SHA-256 of the token it said hello with: finds its seat again when seats are
-        # renumbered (a seat before it was freed).
+        # renumbered (a seat before it was freed); a seat moved to another device keeps
+        # the connections holding the new token and demotes the others.
         self.token_hash: str | None = None
         # seq of the last `state` this connection was sent; -1 before any.
         self.sent_seq = -1

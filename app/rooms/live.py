@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
+from app.rooms.clock import Clock, parse_clock
 from app.rules import Game
-from app.store.repository import ActionRecord, GameRecord
+from app.store.repository import ActionRecord, GameRecord, aware
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -33,6 +35,10 @@ class LiveGame:
     record: GameRecord
     game: Game
     last: LastAction | None = None
+    # The turn timer replayed from the log's times (None: the game has none).
+    clock: Clock | None = None
+    # seq -> who the server played that action as ("computer:<reason>"), for the move list.
+    bys: dict[int, str] = field(default_factory=dict)
     _messages: dict[tuple[int | None, bool], str] = field(default_factory=dict)
     _history: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
 
@@ -40,6 +46,10 @@ class LiveGame:
     def load(cls, record: GameRecord, actions: list[ActionRecord]) -> LiveGame:
         game = Game.new(record.variant, record.players, record.seed, record.options)
         live = cls(record=record, game=game)
+        settings = parse_clock(record.clock)
+        if settings is not None:
+            started = aware(record.started_at) or datetime.now(UTC)
+            live.clock = Clock.start(settings, len(record.players), started, game.to_move)
         live.extend(actions)
         return live
 
@@ -62,6 +72,11 @@ class LiveGame:
                 continue
             events = self.game.apply(entry.seat, entry.payload)
             self.last = LastAction(entry.seq, entry.seat, entry.payload, events, entry.by)
+            if entry.by:
+                self.bys[entry.seq] = entry.by
+            if self.clock is not None:
+                at = aware(entry.at) or datetime.now(UTC)
+                self.clock.step(at, entry.by, self.game.to_move)
         self._invalidate()
 
     def tentative(self, seat: int, action: dict[str, Any]) -> tuple[Game, list[dict[str, Any]]]:
@@ -70,6 +85,14 @@ class LiveGame:
         events = copy.apply(seat, action)
         return copy, events
 
+    def clock_after(self, game: Game, at: datetime, by: str | None) -> Clock | None:
+        """The clock once `game` (a tentative successor) is stored at `at`."""
+        if self.clock is None:
+            return None
+        clock = self.clock.clone()
+        clock.step(at, by, game.to_move)
+        return clock
+
     def commit(
         self,
         game: Game,
@@ -77,9 +100,14 @@ class LiveGame:
         action: dict[str, Any],
         events: list[Any],
         by: str | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.game = game
         self.last = LastAction(game.seq, seat, action, events, by)
+        if by:
+            self.bys[game.seq] = by
+        if clock is not None:
+            self.clock = clock
         self._invalidate()
 
     def _invalidate(self) -> None:
@@ -98,6 +126,8 @@ class LiveGame:
                 "view": self.game.view(viewer),
                 "last": self._last_for(viewer),
             }
+            if self.clock is not None:
+                message["clock"] = self.clock.wire()
             if with_history:
                 message["history"] = self.history_for(viewer)
             text = dumps(message)
@@ -128,6 +158,7 @@ class LiveGame:
                     "seat": seat,
                     "notation": engine.notation(engine.redact_action(state, seat, action, viewer)),
                 }
+                | ({"by": self.bys[seq]} if seq in self.bys else {})
                 for seq, seat, action in self.game.actions
             ]
             self._history[viewer] = cached

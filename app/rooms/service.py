@@ -9,6 +9,7 @@ the action log's primary key decides, and a loser catches up and answers `stale`
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from app import text as text_rules
 from app.metrics import Metrics
 from app.rooms import table
+from app.rooms.clock import ClockError, parse_clock
 from app.rooms.coalesce import Coalescer
 from app.rooms.connection import Connection
 from app.rooms.errors import RoomError, not_found, unauthorized, unavailable
@@ -121,6 +123,10 @@ class RoomLive:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     live: LiveGame | None = None
     connections: set[Connection] = field(default_factory=set)
+    # seat -> when this process first saw it without any connection (for "away").
+    gone_since: dict[int, float] = field(default_factory=dict)
+    away_check: asyncio.TimerHandle | None = None
+
     # When this process last used the room (monotonic): idle rooms leave memory.
     touched: float = field(default_factory=time.monotonic)
     # When a hello last read the room row and the log (time.monotonic()).
@@ -136,6 +142,11 @@ class RoomLive:
         return time.monotonic() - self.read_at < HELLO_READS_EVERY
 
 
+def _epoch_ms() -> int:
+    """The server's time for clients to set their clocks by (`welcome.now`)."""
+    return int(time.time() * 1000)
+
+
 class RoomService:
     def __init__(
         self,
@@ -143,8 +154,13 @@ class RoomService:
         hub: Hub,
         presence: Presence | None = None,
         metrics: Metrics | None = None,
+        away_after: float = 60.0,
     ) -> None:
         self.repo = repo
+        # A seated player disconnected this long is "away": the others may hand the seat
+        # to the computer (`app/rooms/away.py`).
+        self.away_after = away_after
+        self._tasks: set[asyncio.Task[Any]] = set()
         self.hub = hub
         self.presence = presence or LocalPresence()
         self.metrics = metrics or Metrics()
@@ -174,6 +190,10 @@ class RoomService:
             log.warning("database unavailable: %s", exc)
             raise unavailable() from exc
 
+    async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
+        """A repository call in a worker thread, for the room modules beside this one."""
+        return await to_thread.run_sync(fn, *args)
+
     async def start(self) -> None:
         await self.hub.start(self._deliver)
 
@@ -186,19 +206,36 @@ class RoomService:
     # Rooms -----------------------------------------------------------------------
 
     async def create_room(
-        self, variant: str, options: dict[str, Any] | None, listed: bool = False
+        self,
+        variant: str,
+        options: dict[str, Any] | None,
+        listed: bool = False,
+        clock: Any = None,
     ) -> tuple[RoomRecord, str]:
         """A new room and its host token (the key to its options, seats and start)."""
         if variant not in ENGINES:
             raise RoomError("bad_request", f"unknown variant {variant!r}", 422)
         normalised = self._options(variant, options)
+        try:
+            settings = parse_clock(clock)
+        except ClockError as exc:
+            raise RoomError("bad_clock", str(exc), 422) from exc
+        timer = None if settings is None else settings.to_json()
         code = new_room_code()
         host_token = new_token()
         await self._db(
-            self.repo.create_room, code, variant, normalised, hash_token(host_token), listed
+            self.repo.create_room,
+            code,
+            variant,
+            normalised,
+            hash_token(host_token),
+            listed,
+            timer,
         )
         log.info("room created", extra={"room": code})
-        record = RoomRecord(code, variant, normalised, datetime.now(UTC), None, (), listed=listed)
+        record = RoomRecord(
+            code, variant, normalised, datetime.now(UTC), None, (), listed=listed, clock=timer
+        )
         return record, host_token
 
     @staticmethod
@@ -282,6 +319,7 @@ class RoomService:
     async def _info(self, room: RoomLive) -> dict[str, Any]:
         record = room.record
         connected, spectators = await self._presence(room)
+        away = self._away_seats(room, connected)
         status = await self._status(room)
         host = table.host_seat(record)
         return {
@@ -289,9 +327,12 @@ class RoomService:
             "variant": record.variant,
             "options": record.options,
             "status": status,
-            "seats": [seat_info(s, s.seat in connected) for s in record.seats],
+            "seats": [
+                seat_info(s, s.seat in connected) | {"away": s.seat in away} for s in record.seats
+            ],
             "game_id": record.game_id,
             "spectators": spectators,
+            "clock": record.clock,
             "listed": record.listed,
             "host": {
                 "seat": None if host is None else host.seat,
@@ -301,6 +342,41 @@ class RoomService:
             },
             "rematch": record.rematch,
         }
+
+    def _away_seats(self, room: RoomLive, connected: set[int]) -> set[int]:
+        """Seats of people without a connection for `away_after` seconds, as this process
+        saw it. While a seat is gone but not yet away, the room is announced again when it
+        will be, so that the others see "away" without anything else happening."""
+        now = time.monotonic()
+        away, pending = set(), []
+        for seat in [s.seat for s in room.record.seats if s.kind != "computer"]:
+            if seat in connected:
+                room.gone_since.pop(seat, None)
+                continue
+            gone = now - room.gone_since.setdefault(seat, now)
+            if gone >= self.away_after:
+                away.add(seat)
+            else:
+                pending.append(self.away_after - gone)
+        if pending and room.connections and room.away_check is None:
+            room.away_check = asyncio.get_running_loop().call_later(
+                min(pending) + 0.05, self._announce_later, room
+            )
+        return away
+
+    def _announce_later(self, room: RoomLive) -> None:
+        room.away_check = None
+        code = room.record.code
+        if self.rooms.get(code) is room:
+            task = asyncio.get_running_loop().create_task(self._broadcast_presence(code))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def is_away(self, code: str, seat: int) -> bool:
+        """Whether `seat`'s person has been disconnected for `away_after` seconds."""
+        room = await self._room(code)
+        connected, _ = await self._presence(room)
+        return seat in self._away_seats(room, connected)
 
     async def join(
         self, code: str, raw_name: str, host_token: str | None = None
@@ -505,6 +581,37 @@ class RoomService:
             raise unauthorized()
         return seat
 
+    # Seats on any device (`app/rooms/devices.py`) ----------------------------------
+
+    async def device_link(self, code: str, token: str | None, ttl: float) -> tuple[int, str]:
+        """A one-time key that moves the seat of `token` to another device (`claim_device`).
+        The caller puts it in a URL fragment, which browsers never send to a server."""
+        seat = await self.seat_for(code, token)
+        transfer = new_token()
+        expires = datetime.now(UTC) + timedelta(seconds=ttl)
+        await self._db(self.repo.set_transfer, code, seat, hash_token(transfer), expires)
+        return seat, transfer
+
+    async def claim_device(self, code: str, transfer: str) -> tuple[int, str]:
+        """Spend a device key: a new seat token for this device; the older one stops
+        working and its connections are told the seat moved (they become spectators)."""
+        await self._room(code)
+        token = new_token()
+        seat = await self._db(
+            self.repo.claim_transfer,
+            code,
+            hash_token(transfer),
+            hash_token(token),
+            datetime.now(UTC),
+        )
+        if seat is None:
+            raise RoomError("bad_transfer", "this device link is unknown, used or expired", 404)
+        await self.hub.publish(
+            {"room": code, "kind": "seat_moved", "seat": seat, "keep": hash_token(token)}
+        )
+        log.info("seat moved to another device", extra={"room": code, "seat": seat})
+        return seat, token
+
     async def start_game(self, code: str, token: str | None) -> str:
         """Only the host starts (with the host token or from the host's seat); when the
         host's seat has been disconnected for `host_grace` seconds, any seated player."""
@@ -564,7 +671,13 @@ class RoomService:
                 started_at=datetime.now(UTC),
                 finished_at=None,
                 imported=False,
+                clock=room.record.clock,
             )
+            # Every seat's first turn has the clock's whole budget (turn limit or bank).
+            timer = parse_clock(room.record.clock)
+            started = proposed.started_at
+            deadline = None if timer is None else started + timedelta(seconds=timer.seconds)
+            proposed = dataclasses.replace(proposed, deadline=deadline, active_at=started)
             try:
                 record = await self._db(
                     self.repo.start_game, proposed, engine.min_players, replaces
@@ -650,13 +763,33 @@ class RoomService:
                 room.read_at = time.monotonic()
         await self._host_seen(room, seat, present=True)
         info = await self._info(room)
-        conn.send(dumps({"type": "welcome", "seat": seat, "room": info}))
+        conn.send(dumps({"type": "welcome", "seat": seat, "room": info, "now": _epoch_ms()}))
         if live is None:
             live = room.live  # a game may have started while the welcome was built
         if live is not None:
             self._send_state(conn, live, with_history=True)
         conn.welcomed = True
         await self.hub.publish({"room": conn.room, "kind": "presence"})
+        if seat is not None:
+            await self._back(room, seat)
+            if live is not None and not live.finished:
+                await self._db(self.repo.touch_games, [live.id], datetime.now(UTC))
+
+    async def _back(self, room: RoomLive, seat: int) -> None:
+        """A person whose seat the computer plays while they were away is back: the seat
+        is theirs again at once. A seat whose player left stays the computer's."""
+        record = next((s for s in room.record.seats if s.seat == seat), None)
+        if record is not None and record.kind != "computer" and record.reason == "away":
+            await self.set_computer(room.record.code, seat, None, None)
+            await self._reload(room)
+
+    async def back(self, conn: Connection) -> None:
+        """`back`: the sender takes their seat back from the computer (after timeouts)."""
+        if conn.seat is None:
+            raise RoomError("spectator", "spectators have no seat to take back")
+        room = await self._room(conn.room)
+        await self._reload(room)
+        await self._back(room, conn.seat)
         if room.record.rematch is not None:
             await self.settle_rematch(conn.room)  # its timer may have died with a process
 
@@ -725,6 +858,8 @@ class RoomService:
                 game, events = live.tentative(seat, action)
             except IllegalAction as exc:
                 raise RoomError(exc.code, exc.message) from exc
+            now = datetime.now(UTC)
+            clock = live.clock_after(game, now, by)
             try:
                 await self.repo.commit_action(
                     live.id,
@@ -732,8 +867,9 @@ class RoomService:
                     seat,
                     action,
                     game.result,
-                    datetime.now(UTC),
+                    now,
                     by,
+                    False if clock is None else clock.deadline,
                 )
             except StaleWrite as exc:
                 log.info("lost a race for a seq", extra={"room": code, "game": live.id})
@@ -742,7 +878,7 @@ class RoomService:
             except DATABASE_DOWN as exc:
                 log.warning("database unavailable: %s", exc, extra={"room": code})
                 raise unavailable() from exc
-            live.commit(game, seat, action, events, by)
+            live.commit(game, seat, action, events, by, clock)
             new_seq = live.seq
         # The committed action rides along, so other processes apply it without reading
         # the log; one that is further behind still catches up from the log.
@@ -752,7 +888,7 @@ class RoomService:
                 "kind": "seq",
                 "seq": new_seq,
                 "game": live.id,
-                "action": {"seat": seat, "payload": action, "by": by},
+                "action": {"seat": seat, "payload": action, "by": by, "at": now.isoformat()},
             }
         )
         if live.finished:
@@ -902,6 +1038,24 @@ class RoomService:
             await self._presence_news.poke(room.record.code)
         elif kind == "seq":
             await self._send_states(room, message)
+        elif kind == "seat_moved":
+            await self._seat_moved(room, message)
+
+    async def _seat_moved(self, room: RoomLive, message: HubMessage) -> None:
+        """Connections holding the seat's older token lose it: told, then spectators."""
+        seat, keep = message.get("seat"), message.get("keep")
+        why = message.get("why", "device")
+        moved = [c for c in room.connections if c.seat == seat and c.token_hash != keep]
+        for conn in moved:
+            conn.seat, conn.token_hash = None, None
+            if conn.welcomed:
+                conn.send(dumps({"type": "seat_moved", "seat": seat, "why": why}))
+                live = room.live
+                if live is not None and live.id == conn.game_id:
+                    conn.sent_seq = -1  # the spectator's view, with its history
+                    self._send_state(conn, live, with_history=True)
+        await self._reload(room)
+        await self._broadcast_room(room)
 
     async def _send_states(self, room: RoomLive, message: HubMessage | None = None) -> None:
         """Bring the live game up to the announced `seq` (or the log's end when no
@@ -916,8 +1070,11 @@ class RoomService:
             elif live.seq < seq:
                 carried = message.get("action") if message is not None else None
                 if carried and message.get("game") == live.id and live.seq == seq - 1:
-                    by = carried.get("by")
-                    live.extend([ActionRecord(seq, carried["seat"], carried["payload"], by)])
+                    by, at = carried.get("by"), carried.get("at")
+                    stored = None if at is None else datetime.fromisoformat(at)
+                    live.extend(
+                        [ActionRecord(seq, carried["seat"], carried["payload"], by, stored)]
+                    )
                 else:
                     await self._catch_up(live)
         # Seats first: their writers then run first, so a player's round trip does not
@@ -957,6 +1114,36 @@ class RoomService:
         for conn in list(room.connections):
             if conn.welcomed:
                 conn.send(text)
+
+    def games_with_players(self) -> list[str]:
+        """Live games with a seated player connected to this process."""
+        return [
+            room.live.id
+            for room in self.rooms.values()
+            if room.live is not None
+            and not room.live.finished
+            and any(c.greeted and c.seat is not None for c in room.connections)
+        ]
+
+    def clock_of(self, code: str) -> Any:
+        """This process's clock of the room's running game (None: not loaded, no timer)."""
+        room = self.rooms.get(code)
+        return None if room is None or room.live is None else room.live.clock
+
+    async def overdue(self, code: str, game_id: str, seq: int) -> int | None:
+        """The seat whose turn of game `game_id` at `seq` is past its deadline, by the
+        clock replayed from the log, or None (moved on, not due, no timer)."""
+        room = await self._room(code)
+        async with room.lock:
+            live = await self._live(room)
+            if live is None or live.id != game_id:
+                return None
+            await self._catch_up(live)
+            clock = live.clock
+            deadline = None if clock is None else clock.deadline
+            if live.seq != seq or deadline is None or deadline > datetime.now(UTC):
+                return None
+            return live.game.to_move
 
     def connection_count(self) -> int:
         return sum(len(r.connections) for r in self.rooms.values())

@@ -48,6 +48,8 @@ class Room(Base):
     listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # A "play again" offer after a finished game: {"game", "accepted", "deadline"}.
     rematch: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    # The turn timer chosen for the room's games (`app/rooms/clock.py`); None: no timer.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
 
 class Seat(Base):
@@ -68,6 +70,9 @@ class Seat(Base):
     # SHA-256 of the seat's token: a leaked database does not hand out seats.
     token_hash: Mapped[str] = mapped_column(String(64), index=True)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # A one-time "continue on another device" key (hashed) and when it stops working.
+    transfer_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    transfer_expires: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
 
 class Game(Base):
@@ -89,6 +94,17 @@ class Game(Base):
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     imported: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The turn timer's settings, fixed at the start; None: no timer.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    # When the current turn times out (derived from the clock and the log's times, written
+    # with each action): any process may enforce it, the log's key decides who does.
+    deadline: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), default=None, index=True
+    )
+    # Seats whose player left the running game for good (the computer finished it).
+    left: Mapped[list[Any] | None] = mapped_column(JSON, default=None)
+    # Last time a seated player was known connected: a game nobody is in is adjourned.
+    active_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
 
 class Action(Base):

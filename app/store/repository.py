@@ -73,6 +73,7 @@ class RoomRecord:
     host_away_since: datetime | None = None
     listed: bool = False
     rematch: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,10 @@ class GameRecord:
     started_at: datetime
     finished_at: datetime | None
     imported: bool
+    clock: dict[str, Any] | None = None
+    deadline: datetime | None = None
+    left: list[int] | None = None
+    active_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +103,24 @@ class ActionRecord:
     seat: int
     payload: dict[str, Any]
     by: str | None = None
+    at: datetime | None = None  # when it was stored (the turn clock replays from these)
+
+
+def aware(value: datetime | None) -> datetime | None:
+    """SQLite gives back naive datetimes for what was stored in UTC: say so."""
+    return value if value is None or value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _filtered(query: Any, status: str | None, variant: str | None, since: datetime | None) -> Any:
+    """`list_games`'s filters; "adjourned" is a live game nobody was in since `since`."""
+    if status is not None:
+        query = query.where(models.Game.status == ("live" if status == "adjourned" else status))
+    if since is not None and status in ("live", "adjourned"):
+        active = func.coalesce(models.Game.active_at, models.Game.started_at)
+        query = query.where(active >= since if status == "live" else active < since)
+    if variant is not None:
+        query = query.where(models.Game.variant == variant)
+    return query
 
 
 def _game_record(row: models.Game) -> GameRecord:
@@ -115,6 +138,10 @@ def _game_record(row: models.Game) -> GameRecord:
         started_at=row.started_at,
         finished_at=row.finished_at,
         imported=row.imported,
+        clock=row.clock,
+        deadline=aware(row.deadline),
+        left=None if row.left is None else list(row.left),
+        active_at=aware(row.active_at),
     )
 
 
@@ -133,6 +160,7 @@ def _room_record(room: models.Room, seats: Any) -> RoomRecord:
         host_away_since=_aware(room.host_away_since),
         listed=room.listed,
         rematch=None if room.rematch is None else dict(room.rematch),
+        clock=room.clock,
     )
 
 
@@ -190,11 +218,17 @@ class Repository:
         options: dict[str, Any],
         host_hash: str | None = None,
         listed: bool = False,
+        clock: dict[str, Any] | None = None,
     ) -> None:
         with self._tx() as s:
             s.add(
                 models.Room(
-                    code=code, variant=variant, options=options, host_hash=host_hash, listed=listed
+                    code=code,
+                    variant=variant,
+                    options=options,
+                    host_hash=host_hash,
+                    listed=listed,
+                    clock=clock,
                 )
             )
 
@@ -317,6 +351,71 @@ class Repository:
                 .values(level=level, reason=reason)
             ).rowcount
         return changed == 1
+
+    def replace_token(self, code: str, seat: int, token_hash: str) -> None:
+        """The seat's key is now `token_hash`; any other key of the seat stops working."""
+        with self._tx() as s:
+            s.execute(
+                update(models.Seat)
+                .where(models.Seat.room_code == code, models.Seat.seat == seat)
+                .values(token_hash=token_hash, transfer_hash=None, transfer_expires=None)
+            )
+
+    def set_transfer(self, code: str, seat: int, transfer_hash: str, expires: datetime) -> None:
+        """Arm a one-time "continue on another device" key for the seat (one at a time)."""
+        with self._tx() as s:
+            s.execute(
+                update(models.Seat)
+                .where(models.Seat.room_code == code, models.Seat.seat == seat)
+                .values(transfer_hash=transfer_hash, transfer_expires=expires)
+            )
+
+    def claim_transfer(
+        self, code: str, transfer_hash: str, token_hash: str, now: datetime
+    ) -> int | None:
+        """Spend a device key: the seat's token becomes `token_hash` (the older token stops
+        working) and the key is gone. The seat, or None for an unknown or expired key."""
+        with self._tx() as s:
+            row = s.scalar(
+                select(models.Seat).where(
+                    models.Seat.room_code == code, models.Seat.transfer_hash == transfer_hash
+                )
+            )
+            expires = None if row is None else aware(row.transfer_expires)
+            if row is None or expires is None or expires < now:
+                return None
+            row.token_hash, row.transfer_hash, row.transfer_expires = token_hash, None, None
+            return row.seat
+
+    def overdue_games(self, now: datetime, limit: int = 50) -> list[tuple[str, str, int]]:
+        """Live games whose turn deadline has passed: `(game_id, room_code, seq)`."""
+        with self._sessions() as s:
+            rows = s.execute(
+                select(models.Game.id, models.Game.room_code, models.Game.seq)
+                .where(
+                    models.Game.status == "live",
+                    models.Game.deadline.is_not(None),
+                    models.Game.deadline <= now,
+                    models.Game.room_code.is_not(None),
+                )
+                .order_by(models.Game.deadline)
+                .limit(limit)
+            ).all()
+            return [(r[0], r[1], r[2]) for r in rows]
+
+    def mark_left(self, game_id: str, seat: int) -> None:
+        """Note on the game that `seat`'s player left it for good (its result shows it)."""
+        with self._tx() as s:
+            row = s.get(models.Game, game_id, with_for_update=True)
+            if row is not None and seat not in (row.left or []):
+                row.left = sorted([*(row.left or []), seat])
+
+    def touch_games(self, game_ids: list[str], now: datetime) -> None:
+        """A seated player is connected to these games: they are not adjourned."""
+        if not game_ids:
+            return
+        with self._tx() as s:
+            s.execute(update(models.Game).where(models.Game.id.in_(game_ids)).values(active_at=now))
 
     def computer_rooms(self) -> list[str]:
         """Rooms with a live game and a seat the computer plays: where a computer move may
@@ -493,14 +592,17 @@ class Repository:
             return None if row is None else _game_record(row)
 
     def list_games(
-        self, status: str | None, variant: str | None, limit: int, offset: int = 0
+        self,
+        status: str | None,
+        variant: str | None,
+        limit: int,
+        offset: int = 0,
+        active_since: datetime | None = None,
     ) -> list[GameRecord]:
+        """Games newest first. With `active_since`, `status="live"` lists only the live
+        games a seated player was in since then, `status="adjourned"` the other live ones."""
         with self._sessions() as s:
-            query = select(models.Game)
-            if status is not None:
-                query = query.where(models.Game.status == status)
-            if variant is not None:
-                query = query.where(models.Game.variant == variant)
+            query = _filtered(select(models.Game), status, variant, active_since)
             order = models.Game.finished_at if status == "finished" else models.Game.started_at
             query = query.order_by(order.desc(), models.Game.id).limit(limit).offset(offset)
             return [_game_record(row) for row in s.scalars(query)]
@@ -516,10 +618,12 @@ class Repository:
         result: dict[str, Any] | None,
         now: datetime,
         by: str | None = None,
+        deadline: datetime | bool | None = False,
     ) -> Append:
         """Action `seq` as the log stores it. The game row's `seq` (and result when the
         action ends the game) is updated in the same transaction, so listings never
-        disagree with the log."""
+        disagree with the log; so is the turn's `deadline` when the game has a clock
+        (`False`: it has none)."""
         row = {
             "game_id": game_id,
             "seq": seq,
@@ -529,6 +633,8 @@ class Repository:
             "by": by,
         }
         game: dict[str, Any] = {"seq": seq}
+        if deadline is not False:
+            game["deadline"] = deadline
         if result is not None:
             game.update(status="finished", result=result, finished_at=now)
         return Append(row, game)
@@ -542,11 +648,14 @@ class Repository:
         result: dict[str, Any] | None,
         now: datetime,
         by: str | None = None,
+        deadline: datetime | bool | None = False,
     ) -> None:
         """Append action `seq` with whatever else is being appended in this process (group
         commit: `app/store/writer.py`); return once committed. `StaleWrite` if that `seq`
         is already taken. Called on the event loop, not in a worker thread."""
-        await self.writer.append(self.action_append(game_id, seq, seat, payload, result, now, by))
+        await self.writer.append(
+            self.action_append(game_id, seq, seat, payload, result, now, by, deadline)
+        )
 
     def append_action(
         self,
@@ -618,7 +727,10 @@ class Repository:
                 .where(models.Action.game_id == game_id, models.Action.seq > after)
                 .order_by(models.Action.seq)
             )
-            return [ActionRecord(r.seq, r.seat, dict(r.payload), r.by) for r in rows]
+            return [
+                ActionRecord(r.seq, r.seat, dict(r.payload), r.by, aware(r.created_at))
+                for r in rows
+            ]
 
     def count_games(self, status: str | None = None) -> int:
         with self._sessions() as s:
@@ -641,14 +753,13 @@ class Repository:
 
     # History and imports (replays) -----------------------------------------------
 
-    def count_matching(self, status: str | None, variant: str | None) -> int:
+    def count_matching(
+        self, status: str | None, variant: str | None, active_since: datetime | None = None
+    ) -> int:
         """How many games `list_games` pages through with the same filters."""
         with self._sessions() as s:
             query = select(func.count()).select_from(models.Game)
-            if status is not None:
-                query = query.where(models.Game.status == status)
-            if variant is not None:
-                query = query.where(models.Game.variant == variant)
+            query = _filtered(query, status, variant, active_since)
             return int(s.scalar(query) or 0)
 
     def stored_replay(self, game_id: str, version: str) -> bytes | None:

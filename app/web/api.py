@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.rooms import devices
 from app.rooms.errors import RoomError
+from app.rooms.live import dumps
 from app.rooms.service import RoomService
 from app.web.bodies import BoundedJSONRoute
 from app.web.deps import client_address, get_service
@@ -27,11 +30,17 @@ class CreateRoom(BaseModel):
     computers: list[str] = Field(default_factory=list, max_length=5)
     listed: bool = False
     start: bool = False
+    clock: dict[str, Any] | None = None  # ext: the turn timer (app/rooms/clock.py)
 
 
 class Join(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(max_length=256)
+
+
+class Claim(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    transfer: str = Field(min_length=1, max_length=256)
 
 
 class UpdateRoom(BaseModel):
@@ -57,12 +66,15 @@ async def create_room(body: CreateRoom, service: Service, request: Request) -> d
     request.app.state.limits.rooms.check(client_address(request))
     if body.start and body.name is None:
         raise RoomError("bad_request", "start: a room started at once needs your name", 422)
-    room, host_token = await service.create_room(body.variant, body.options, body.listed)
+    room, host_token = await service.create_room(
+        body.variant, body.options, body.listed, body.clock
+    )
     answer: dict[str, Any] = {
         "code": room.code,
         "url": f"/r/{room.code}",
         "variant": room.variant,
         "options": room.options,
+        "clock": room.clock,
         "host_token": host_token,
     }
     if body.name is not None:
@@ -134,6 +146,37 @@ async def start_game(
 ) -> dict[str, Any]:
     game_id = await service.start_game(code, bearer(authorization))
     return {"game_id": game_id}
+
+
+@router.post("/rooms/{code}/device-link")
+async def device_link(
+    code: str,
+    request: Request,
+    service: Service,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Response:
+    """A seat's "continue on another device" link (and its QR code as SVG). The key is
+    in the URL's fragment, which a browser never sends, so it is in no request line or
+    log; it works once, for `DEVICE_LINK_TTL` seconds. Never cached."""
+    ttl = request.app.state.settings.device_link_ttl
+    seat, transfer = await service.device_link(code, bearer(authorization), ttl)
+    url = devices.link(str(request.base_url), code, transfer)
+    body = {"seat": seat, "url": url, "expires_in": int(ttl), "qr_svg": devices.qr_svg(url)}
+    return Response(
+        dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"}
+    )
+
+
+@router.post("/rooms/{code}/claim", status_code=201)
+async def claim_seat(code: str, body: Claim, service: Service) -> Response:
+    """Take a seat with a device link's key (sent in the body, never in the URL)."""
+    seat, token = await service.claim_device(code, body.transfer)
+    return Response(
+        dumps({"seat": seat, "token": token}),
+        status_code=201,
+        media_type="application/json",
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 @router.post("/rooms/{code}/rematch")

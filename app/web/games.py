@@ -10,7 +10,7 @@ import json
 import logging
 import zlib
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from anyio import to_thread
@@ -53,7 +53,22 @@ def game_summary(game: GameRecord) -> dict[str, Any]:
         "finished_at": iso(game.finished_at),
         "result": game.result,
         "imported": game.imported,
+        "left": game.left or [],
     }
+
+
+def adjourned(game: GameRecord, request: Request) -> bool:
+    """A live game no seated player was in for `ADJOURN_AFTER`: out of the live list."""
+    if game.status != "live":
+        return False
+    active = game.active_at or game.started_at
+    if active.tzinfo is None:
+        active = active.replace(tzinfo=UTC)
+    return active < _cutoff(request)
+
+
+def _cutoff(request: Request) -> datetime:
+    return datetime.now(UTC) - timedelta(seconds=request.app.state.settings.adjourn_after)
 
 
 async def watching(service: RoomService, room_code: str | None) -> int:
@@ -63,15 +78,19 @@ async def watching(service: RoomService, room_code: str | None) -> int:
 
 @router.get("/games")
 async def list_games(
+    request: Request,
     repo: Repo,
     service: Service,
-    status: Literal["live", "finished"] | None = None,
+    status: Literal["live", "adjourned", "finished"] | None = None,
     variant: str | None = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> dict[str, Any]:
-    games = await to_thread.run_sync(repo.list_games, status, variant, limit, offset)
-    total = await to_thread.run_sync(repo.count_matching, status, variant)
+    """`status=live` lists the games someone is in; `adjourned` (ext) the live games
+    nobody was in for `ADJOURN_AFTER`, which stay resumable from their room's link."""
+    since = _cutoff(request)
+    games = await to_thread.run_sync(repo.list_games, status, variant, limit, offset, since)
+    total = await to_thread.run_sync(repo.count_matching, status, variant, since)
     entries = []
     for game in games:
         try:
@@ -82,6 +101,7 @@ async def list_games(
             continue
         if game.status == "live":
             entry["watching"] = await watching(service, game.room_code)
+            entry["adjourned"] = adjourned(game, request)
         entries.append(entry)
     following = offset + len(games)
     return {
@@ -105,17 +125,19 @@ async def _record(repo: Repository, game: GameRecord) -> dict[str, Any]:
 
 
 @router.get("/games/{game_id}")
-async def get_game(game_id: str, repo: Repo, service: Service) -> dict[str, Any]:
+async def get_game(game_id: str, request: Request, repo: Repo, service: Service) -> dict[str, Any]:
     game = await _game(repo, game_id)
     body = game_summary(game) | {
         "options": game.options,
         "seed_hash": game.seed_hash,
         "result": game.result,
+        "clock": game.clock,
     }
     if game.status == "finished":
         body["seed"] = game.seed
     else:
         body["watching"] = await watching(service, game.room_code)
+        body["adjourned"] = adjourned(game, request)
     return body
 
 

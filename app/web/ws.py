@@ -14,6 +14,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app import boundedjson
+from app.rooms import away
+from app.rooms.computer import ComputerPlayers
 from app.rooms.connection import Connection
 from app.rooms.errors import RoomError
 from app.rooms.live import dumps
@@ -39,6 +41,9 @@ SHAPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "chat": (frozenset({"text"}), frozenset()),
     "sync": (frozenset(), frozenset()),
     "ping": (frozenset(), frozenset()),
+    "takeover": (frozenset({"seat"}), frozenset({"id"})),
+    "back": (frozenset(), frozenset({"id"})),
+    "leave": (frozenset(), frozenset({"id"})),
 }
 
 
@@ -162,7 +167,12 @@ async def serve_socket(websocket: WebSocket, service: RoomService, code: str) ->
                     raise RoomError("too_large", "a message is at most 64 KiB")
                 if not conn.messages.take():
                     raise RoomError("rate_limited", "too many messages; slow down")
-                await handle(service, conn, parse(text, settings.max_json_depth))
+                await handle(
+                    service,
+                    conn,
+                    parse(text, settings.max_json_depth),
+                    websocket.app.state.computer,
+                )
             except RoomError as exc:
                 service.metrics.errors.labels(exc.code).inc()
                 log.debug("refused", extra={"room": code, "seat": conn.seat, "code": exc.code})
@@ -184,7 +194,12 @@ async def serve_socket(websocket: WebSocket, service: RoomService, code: str) ->
         await conn.finish(close_code, close_reason)
 
 
-async def handle(service: RoomService, conn: Connection, message: dict[str, Any]) -> None:
+async def handle(
+    service: RoomService,
+    conn: Connection,
+    message: dict[str, Any],
+    computer: ComputerPlayers | None = None,
+) -> None:
     kind = message["type"]
     if kind == "ping":
         conn.send('{"type":"pong"}')
@@ -205,3 +220,13 @@ async def handle(service: RoomService, conn: Connection, message: dict[str, Any]
         await service.chat(conn, message["text"])
     elif kind == "sync":
         await service.sync(conn)
+    elif kind in ("takeover", "leave") and computer is None:
+        raise RoomError("illegal", "no computer player runs here")
+    elif kind == "takeover":
+        assert computer is not None
+        await away.takeover(service, computer, conn, message["seat"])
+    elif kind == "back":
+        await service.back(conn)
+    elif kind == "leave":
+        assert computer is not None
+        await away.leave(service, computer, conn)

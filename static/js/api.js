@@ -65,7 +65,9 @@ export function answerBody({ status, ok, body }) {
 }
 
 export const api = {
-  createRoom: (variant, options) => request("POST", "/api/rooms", { body: { variant, options } }),
+  createRoom: (variant, options, clock = null) => request("POST", "/api/rooms", { body: { variant, options, clock } }),
+  deviceLink: (code, token) => request("POST", `/api/rooms/${encodeURIComponent(code)}/device-link`, { token }),
+  claim: (code, transfer) => request("POST", `/api/rooms/${encodeURIComponent(code)}/claim`, { body: { transfer } }),
   getRoom: (code) => request("GET", `/api/rooms/${encodeURIComponent(code)}`),
   join: (code, name) => request("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { body: { name } }),
   start: (code, token) => request("POST", `/api/rooms/${encodeURIComponent(code)}/start`, { token }),

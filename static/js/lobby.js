@@ -109,11 +109,40 @@ async function createRoom(ev) {
   els.create.disabled = true;
   els.create.textContent = t("lobby.creating");
   try {
-    enterRoom(await tableApi.create(variant.id, options, { listed: listedChosen() }));
+    enterRoom(await tableApi.create(variant.id, options, { listed: listedChosen(), clock: clockChoice() }));
   } catch (err) {
     els.error.textContent = err instanceof ApiError && err.status ? err.message : t("error.network");
     els.create.disabled = false;
     els.create.textContent = t("lobby.create");
+  }
+}
+
+/** The turn timer chosen in the form: "turn:60" or "fischer:600:10" (null: none). */
+function clockChoice() {
+  const select = byId("clock-select");
+  const [kind, seconds, increment] = (select ? select.value : "none").split(":");
+  if (kind === "turn") return { kind, seconds: Number(seconds) };
+  if (kind === "fischer") return { kind, seconds: Number(seconds), increment: Number(increment) };
+  return null;
+}
+
+/** Live games nobody has been in for a while: listed apart, still open by their link. */
+async function loadAdjourned() {
+  const box = byId("adjourned");
+  const list = byId("adjourned-games");
+  if (!box || !list) return;
+  try {
+    const answer = await request("GET", "/api/games?status=adjourned&limit=10");
+    const games = answer.games || [];
+    list.replaceChildren(...games.map((g) => h("li", { class: "game-item", "data-testid": "adjourned-game" },
+      h("div", { class: "game-main" },
+        h("span", { class: "game-players" }, formatList(playerNames(g))),
+        h("span", { class: "game-meta" }, variantLabel(g.variant), " · ", t("lobby.adjourned_tag"), " · ",
+          t("lobby.moves", { n: g.seq ?? 0 }))),
+      h("a", { class: "button", href: `/r/${encodeURIComponent(g.room)}` }, t("lobby.resume")))));
+    box.hidden = games.length === 0;
+  } catch {
+    box.hidden = true;
   }
 }
 
@@ -194,6 +223,7 @@ async function loadLists() {
   }
   renderLive();
   renderFinished();
+  loadAdjourned();
   // Older servers' list entries carry no result: fetch each finished game once for it.
   const missing = (lists.finished || []).filter((g) => !("result" in g) && !details.has(g.id));
   if (missing.length) {

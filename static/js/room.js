@@ -9,6 +9,8 @@ import { ClassicUI } from "./classic.js";
 import { MasterUI } from "./master.js";
 import { TeamUI } from "./team.js";
 import { byId, colorDot, flash, h, unflash } from "./dom.js";
+import { ClockView, setServerNow } from "./clock.js";
+import { askNotifications, canAskNotifications, isMuted, setMuted, TurnNotifier } from "./notify.js";
 import { connMark, presenceNews } from "./presence.js";
 import { initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { entryWords } from "./movelog.js";
@@ -50,6 +52,21 @@ const els = {
   chatEmpty: byId("chat-empty"),
   chatForm: byId("chat-form"),
   chatInput: byId("chat-input"),
+  clock: byId("clock"),
+  roomClock: byId("room-clock"),
+  away: byId("away-banner"),
+  computerSeats: byId("computer-seats"),
+  seatNotice: byId("seat-notice"),
+  seatTools: byId("seat-tools"),
+  sound: byId("sound-toggle"),
+  notifyToggle: byId("notify-toggle"),
+  deviceButton: byId("device-button"),
+  devicePanel: byId("device-panel"),
+  deviceLink: byId("device-link"),
+  deviceCopy: byId("device-copy"),
+  deviceQr: byId("device-qr"),
+  back: byId("back-button"),
+  leave: byId("leave-button"),
 };
 
 const app = {
@@ -69,7 +86,14 @@ const app = {
   legalRef: null,
   game: null,
   hasState: false,
+  /** the last state's view, for whose turn it is */
+  view: null,
+  /** away seats the player chose to wait for (until that seat's state changes) */
+  waiting: new Set(),
 };
+
+const clockView = new ClockView(els.clock, (seat) => app.names.get(seat) || `#${seat}`);
+const notifier = new TurnNotifier();
 
 const socket = new RoomSocket(code, () => app.token);
 
@@ -151,7 +175,11 @@ function createGameUI() {
 function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
+      setServerNow(msg.now);
       onWelcome(msg);
+      break;
+    case "seat_moved":
+      onSeatMoved(msg);
       break;
     case "room":
       setRoom(msg.room);
@@ -210,7 +238,7 @@ function onState(msg) {
     app.log = msg.history.slice();
   } else if (previous !== null && msg.seq === previous + 1) {
     consecutive = true;
-    if (msg.last) app.log.push({ seq: msg.last.seq, seat: msg.last.seat, notation: msg.last.notation, events: msg.last.events });
+    if (msg.last) app.log.push({ seq: msg.last.seq, seat: msg.last.seat, notation: msg.last.notation, events: msg.last.events, by: msg.last.by });
   } else if (previous === null ? msg.seq > 0 : msg.seq > previous + 1) {
     // Some states went by unseen: ask for the whole history.
     socket.send({ type: "sync" });
@@ -226,17 +254,151 @@ function onState(msg) {
       app.colors.set(p.seat, p.color);
     }
   }
+  app.view = view;
+  clockView.update(view && view.status === "playing" ? msg.clock : null);
   if (!app.game) app.game = createGameUI();
   showPhase();
   if (app.game) app.game.setState(msg, consecutive);
   showPhase();
   renderLog();
   updateTitle(view);
+  renderDuringGame();
+}
+
+/** The seat to act in a running game's view (master's duellist may act on another's turn). */
+function actorOf(view) {
+  if (!view || view.status !== "playing" || !view.turn) return null;
+  return view.turn.actor ?? view.turn.seat;
 }
 
 function updateTitle(view) {
-  const mine = view && view.status === "playing" && view.turn && view.you !== null && view.turn.seat === view.you;
-  document.title = (mine ? "● " : "") + t("room.title", { code }) + " — " + t("app.title");
+  const mine = app.seat !== null && view && actorOf(view) === app.seat;
+  const base = t("room.title", { code }) + " — " + t("app.title");
+  document.title = mine ? "● " + t("notify.title_mine") + " — " + base : base;
+  notifier.update(!!mine, base);
+}
+
+// ---------------------------------------------------------------- during the game: seats, clock, away
+
+/** The room's timer in words, for the header (shown before and during the game). */
+function clockWords(clock) {
+  if (!clock) return "";
+  if (clock.kind === "fischer") return t("clock.fischer", { min: Math.round(clock.seconds / 60), inc: clock.increment });
+  return t("clock.turn", { time: clock.seconds >= 60 ? `${clock.seconds / 60} min` : `${clock.seconds} s` });
+}
+
+/** Away players, computer-played seats, the player's own seat tools. */
+function renderDuringGame() {
+  const room = app.room;
+  const view = app.view;
+  els.roomClock.hidden = !(room && room.clock);
+  els.roomClock.textContent = room ? clockWords(room.clock) : "";
+  const playing = !!(view && view.status === "playing");
+  const seats = room ? room.seats : [];
+  // Seats the computer plays, labelled.
+  const controlOf = (s) => (s.kind !== "computer" && s.computer ? s.computer.reason : null);
+  const computer = seats.filter((s) => controlOf(s) === "away" || controlOf(s) === "left");
+  els.computerSeats.hidden = !(computer.length && (playing || (view && view.status === "finished")));
+  els.computerSeats.replaceChildren(...computer.map((s) => h("span", {
+    class: "computer-seat", "data-testid": `computer-seat-${s.seat}`, "data-control": controlOf(s),
+  }, t(controlOf(s) === "left" ? "away.left_label" : "away.computer_label", { name: s.name }))));
+  // An away player on their turn: the others choose to wait or let the computer play.
+  const mover = actorOf(view);
+  const awaySeat = playing && app.seat !== null && mover !== app.seat
+    ? seats.find((s) => s.seat === mover && s.away && !s.connected && !s.computer && !app.waiting.has(s.seat))
+    : null;
+  els.away.hidden = !awaySeat;
+  if (awaySeat) {
+    els.away.replaceChildren(
+      h("span", { class: "away-text" }, t("away.is_away", { name: awaySeat.name })),
+      h("button", { type: "button", "data-testid": "away-wait", on: { click: () => {
+        app.waiting.add(awaySeat.seat);
+        renderDuringGame();
+      } } }, t("away.wait")),
+      h("button", { type: "button", class: "primary", "data-testid": "away-takeover", on: { click: () => {
+        socket.send({ type: "takeover", id: "t" + ++app.refs, seat: awaySeat.seat });
+      } } }, t("away.takeover")));
+  }
+  for (const s of seats) if (s.connected || s.computer) app.waiting.delete(s.seat);
+  // The player's own seat.
+  const mine = seats.find((s) => s.seat === app.seat);
+  els.seatTools.hidden = !(playing && app.seat !== null);
+  els.back.hidden = !(mine && controlOf(mine) === "away");
+  els.sound.textContent = t(isMuted() ? "notify.sound_off" : "notify.sound_on");
+  els.sound.setAttribute("aria-pressed", String(!isMuted()));
+  els.notifyToggle.hidden = !canAskNotifications();
+}
+
+function onSeatMoved(msg) {
+  app.seat = null;
+  app.token = null;
+  saveToken(code, null);
+  els.seatNotice.textContent = t(msg.why === "left" ? "leave.done" : "device.moved");
+  els.seatNotice.hidden = false;
+  els.devicePanel.hidden = true;
+  renderLobby();
+  renderDuringGame();
+}
+
+async function openDeviceLink() {
+  if (!app.token) return;
+  els.deviceButton.disabled = true;
+  try {
+    const res = await api.deviceLink(code, app.token);
+    els.deviceLink.value = res.url;
+    // The QR code is made by the server (an SVG of one path): parsed, never run.
+    const svg = new DOMParser().parseFromString(res.qr_svg, "image/svg+xml").documentElement;
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", t("device.qr"));
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    els.deviceQr.replaceChildren(document.importNode(svg, true));
+    els.devicePanel.hidden = false;
+  } catch (err) {
+    showError(err instanceof ApiError ? errorText(err.code, err.message) : t("error.network"));
+  } finally {
+    els.deviceButton.disabled = false;
+  }
+}
+
+/** A device link opened here: spend its key (in the fragment, never sent in a URL). */
+async function claimFromLink() {
+  const match = /(?:^#|&)transfer=([^&]+)/.exec(location.hash);
+  if (!match) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  try {
+    const res = await api.claim(code, decodeURIComponent(match[1]));
+    app.token = res.token;
+    app.seat = res.seat;
+    saveToken(code, res.token);
+    showNews(t("device.claimed"));
+  } catch (err) {
+    showError(err instanceof ApiError ? errorText(err.code, err.message) : t("error.network"));
+  }
+}
+
+function setupSeatTools() {
+  els.sound.addEventListener("click", () => {
+    setMuted(!isMuted());
+    renderDuringGame();
+  });
+  els.notifyToggle.addEventListener("click", async () => {
+    await askNotifications();
+    renderDuringGame();
+  });
+  els.deviceButton.addEventListener("click", openDeviceLink);
+  els.deviceCopy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(els.deviceLink.value);
+      els.deviceCopy.textContent = t("room.copied");
+    } catch {
+      els.deviceLink.select();
+    }
+  });
+  els.back.addEventListener("click", () => socket.send({ type: "back", id: "b" + ++app.refs }));
+  els.leave.addEventListener("click", () => {
+    if (window.confirm(t("leave.confirm"))) socket.send({ type: "leave", id: "x" + ++app.refs });
+  });
 }
 
 // ---------------------------------------------------------------- room and lobby
@@ -254,6 +416,7 @@ function setRoom(room) {
   renderSpectators();
   renderOptions();
   if (app.game && app.hasState) app.game.render({});
+  renderDuringGame();
 }
 
 /** The room's options in words, in its header and above its seats. */
@@ -398,7 +561,8 @@ function renderLog() {
       h("span", { class: "log-seq" }, `${entry.seq}.`),
       seat === null || seat === undefined ? null : colorDot(app.colors.get(seat) || COLORS[seat % 4]),
       h("span", { class: "log-text" }, h("span", { class: "log-name" }, name), " ", h("span", { class: "log-words", "data-testid": "log-words" }, words)),
-      h("code", { class: "log-notation", title: t("legend.notation") }, entry.notation || "")));
+      h("code", { class: "log-notation", title: t("legend.notation") }, entry.notation || ""),
+      byBadge(entry.by)));
   }
   els.logEmpty.hidden = app.log.length > 0;
   list.dataset.count = String(app.log.length);
@@ -477,6 +641,14 @@ function renderConn(status) {
 
 // ---------------------------------------------------------------- start-up
 
+/** Why the server played a move for its seat ("computer:timeout" ...), as a small label. */
+function byBadge(by) {
+  if (typeof by !== "string" || !by.startsWith("computer:")) return null;
+  const reason = by.slice("computer:".length);
+  const known = ["timeout", "away", "left", "seat"].includes(reason) ? reason : "away";
+  return h("span", { class: "log-cause", "data-testid": "log-cause", "data-cause": reason }, t(`cause.${known}`));
+}
+
 function renderAll() {
   els.title.textContent = t("room.title", { code });
   els.variantName.textContent = t(variant.label, { id: variant.id });
@@ -488,6 +660,8 @@ function renderAll() {
   renderLog();
   if (app.game && app.hasState) app.game.render({});
   updateTitle(app.game ? app.game.view : null);
+  renderDuringGame();
+  clockView.render();
 }
 
 async function main() {
@@ -504,6 +678,7 @@ async function main() {
   els.joinName.addEventListener("input", renderNameHelp);
   els.start.addEventListener("click", start);
   els.chatForm.addEventListener("submit", sendChat);
+  setupSeatTools();
   socket.addEventListener("message", (ev) => onMessage(ev.detail));
   socket.addEventListener("status", (ev) => renderConn(ev.detail));
   onLanguageChange(renderAll);
@@ -514,6 +689,7 @@ async function main() {
   } catch (err) {
     showError(err instanceof ApiError ? errorText(err.code, err.message) : t("error.network"));
   }
+  await claimFromLink();
   socket.connect();
 }
 

@@ -1,0 +1,84 @@
+/**
+ * The turn timer as the page shows it: whose turn runs and how long it has left, ticking
+ * every quarter second. The server is the authority (it plays a timed-out turn itself);
+ * this only draws the `clock` of the last `state`, corrected by the offset between the
+ * server's clock (`welcome.now`) and this device's.
+ */
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+let offset = 0;
+
+/** Note the server's time (ms since the epoch) as of now. */
+export function setServerNow(now) {
+  if (typeof now === "number") offset = now - Date.now();
+}
+
+function serverNow() {
+  return Date.now() + offset;
+}
+
+/** "m:ss" (or "h:mm:ss") for a number of seconds, never negative. */
+export function formatSeconds(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const hours = Math.floor(s / 3600);
+  const mins = Math.floor((s % 3600) / 60);
+  const secs = String(s % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(mins).padStart(2, "0")}:${secs}` : `${mins}:${secs}`;
+}
+
+export class ClockView {
+  /**
+   * @param {HTMLElement} el where the clock is drawn
+   * @param {(seat: number) => string} nameOf a seat's name
+   */
+  constructor(el, nameOf) {
+    this.el = el;
+    this.nameOf = nameOf;
+    this.clock = null;
+    this.timer = null;
+  }
+
+  /** The `clock` of a state (or null: no timer, or the game is over). */
+  update(clock) {
+    this.clock = clock || null;
+    clearInterval(this.timer);
+    this.timer = null;
+    this.el.hidden = !this.clock;
+    if (!this.clock) return;
+    this.render();
+    if (this.clock.deadline) this.timer = setInterval(() => this.render(), 250);
+  }
+
+  /** Seconds left in the running turn, by the server's clock. */
+  left() {
+    if (!this.clock || !this.clock.deadline) return null;
+    return (Date.parse(this.clock.deadline) - serverNow()) / 1000;
+  }
+
+  render() {
+    const clock = this.clock;
+    if (!clock) return;
+    const left = this.left();
+    const kind = clock.kind === "fischer"
+      ? t("clock.fischer", { min: Math.round(clock.seconds / 60), inc: clock.increment })
+      : t("clock.turn", { time: formatSeconds(clock.seconds) });
+    const parts = [h("span", { class: "clock-kind" }, kind)];
+    if (clock.kind === "fischer" && Array.isArray(clock.remaining)) {
+      clock.remaining.forEach((bank, seat) => {
+        const running = seat === clock.seat && left !== null;
+        parts.push(h("span", {
+          class: "clock-seat" + (running ? " running" : ""),
+          "data-testid": `clock-seat-${seat}`,
+        }, `${this.nameOf(seat)} ${formatSeconds(running ? left : bank)}`));
+      });
+    } else if (clock.seat !== null && left !== null) {
+      parts.push(h("span", { class: "clock-seat running", "data-testid": "clock-left" },
+        t("clock.left", { name: this.nameOf(clock.seat), time: formatSeconds(left) })));
+    }
+    this.el.replaceChildren(...parts);
+    this.el.classList.toggle("low", left !== null && left <= 10);
+    this.el.dataset.left = left === null ? "" : String(Math.max(0, Math.ceil(left)));
+  }
+}

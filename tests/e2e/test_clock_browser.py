@@ -1,0 +1,167 @@
+"""Real tables in headless Chromium: a seat moved to another device by its link, a turn
+timer that ticks and times out, a player who walks away and is replaced by the computer.
+Screenshots go to the test's tmp folder (desktop and phone sizes)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import http_json, join_room
+from tests.live_server import ServerProcess
+
+SHOTS = Path(__file__).resolve().parents[2] / "data" / "screenshots"
+
+
+@pytest.fixture
+def table_server(tmp_path: Path) -> Iterator[str]:
+    """The app with players away after 1 s (a minute in production), no computer pause."""
+    process = ServerProcess(
+        tmp_path,
+        {
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'e2e.db'}",
+            "AWAY_AFTER": "1",
+            "COMPUTER_PAUSE": "0",  # the computer finishes the game quickly
+        },
+    )
+    try:
+        process.start()
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    try:
+        yield process.url
+    finally:
+        process.stop()
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def two_players(browser: Any, url: str, phone_b: bool = False) -> tuple[Any, Any, list[str]]:
+    ctx_a = browser.new_context(viewport={"width": 1366, "height": 900})
+    if phone_b:
+        ctx_b = browser.new_context(
+            viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+        )
+    else:
+        ctx_b = browser.new_context(viewport={"width": 1366, "height": 900})
+    errors: list[str] = []
+    pages = []
+    for label, ctx in (("A", ctx_a), ("B", ctx_b)):
+        ctx.set_default_timeout(20000)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e, label=label: errors.append(f"{label}: {e}"))
+        pages.append(page)
+    join_room(pages[0], url, "Ann", 0)
+    join_room(pages[1], url, "Chloé", 1)
+    return pages[0], pages[1], errors
+
+
+def play_my_turn(page: Any) -> None:
+    """Push at the first lit arrow, then move to the first lit cell."""
+    page.wait_for_selector("[data-testid=turn-status][data-phase=push]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    page.locator("[data-testid^=arrow-][data-active=true]").first.click()
+    page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    page.locator("[data-testid^=cell-]").first.click()
+
+
+def test_a_second_device_takes_the_seat_by_its_link(server: str, browser: Any) -> None:
+    room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
+    url = server + room["url"]
+    a, b, errors = two_players(browser, url)
+    a.click("[data-testid=start-button]")
+    a.wait_for_selector("[data-testid=seat-tools]:not([hidden])")
+    a.click("[data-testid=device-button]")
+    a.wait_for_selector("[data-testid=device-panel]:not([hidden])")
+    link = a.input_value("[data-testid=device-link]")
+    assert "#transfer=" in link and link.startswith(url)
+    assert a.locator("[data-testid=device-qr] svg path").count() == 1
+    shot(a, "device-link-desktop")
+
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    phone.set_default_timeout(20000)
+    p = phone.new_page()
+    p.on("pageerror", lambda e: errors.append(f"phone: {e}"))
+    requested: list[str] = []
+    p.on("request", lambda r: requested.append(r.url))
+    p.goto(link)
+    # The phone has the seat: it is Ann's turn and the phone may push.
+    p.wait_for_selector("[data-testid=seat-tools]:not([hidden])")
+    p.wait_for_selector("[data-testid=board][data-legal=ready]")
+    assert "transfer" not in p.url, "the key leaves the address bar"
+    assert not any("transfer" in u for u in requested), "the key is in no request line"
+    # The old tab is told, and watches.
+    a.wait_for_selector("[data-testid=seat-notice]:not([hidden])")
+    assert a.is_hidden("[data-testid=seat-tools]")
+    shot(a, "device-moved-desktop")
+    play_my_turn(p)
+    b.wait_for_selector("[data-testid=move-log][data-count='2']")
+    shot(p, "device-claimed-phone")
+    assert errors == []
+
+
+def test_a_clock_ticks_and_a_timeout_is_played(server: str, browser: Any) -> None:
+    room = http_json(
+        "POST",
+        server + "/api/rooms",
+        {"variant": "classic", "clock": {"kind": "turn", "seconds": 30}},
+    )
+    url = server + room["url"]
+    a, b, errors = two_players(browser, url, phone_b=True)
+    a.wait_for_selector("[data-testid=room-clock]:not([hidden])")
+    a.click("[data-testid=start-button]")
+    a.wait_for_selector("[data-testid=clock]:not([hidden])")
+    b.wait_for_selector("[data-testid=clock-left]")
+    first = int(b.get_attribute("[data-testid=clock]", "data-left") or "0")
+    b.wait_for_timeout(2100)
+    second = int(b.get_attribute("[data-testid=clock]", "data-left") or "0")
+    assert 0 < second < first <= 30, (first, second)
+    shot(a, "clock-desktop")
+    shot(b, "clock-phone")
+    # Ann does nothing: after 30 s the server plays her turn, marked in the log.
+    b.wait_for_selector("[data-testid=log-cause][data-cause=timeout]", timeout=45000)
+    b.wait_for_selector("[data-testid=turn-status][data-seat='1']", timeout=10000)
+    assert int(b.get_attribute("[data-testid=clock]", "data-left") or "0") > 20
+    shot(b, "timeout-phone")
+    assert errors == []
+
+
+def test_a_player_walks_away_and_the_computer_takes_over(table_server: str, browser: Any) -> None:
+    room = http_json("POST", table_server + "/api/rooms", {"variant": "classic"})
+    url = table_server + room["url"]
+    a, b, errors = two_players(browser, url)
+    a.click("[data-testid=start-button]")
+    play_my_turn(a)
+    b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+    b.context.close()  # Chloé closes her tab on her turn
+    a.wait_for_selector("[data-testid=away-banner]:not([hidden])")
+    assert "Chloé" in (a.text_content("[data-testid=away-banner]") or "")
+    shot(a, "away-desktop")
+    a.click("[data-testid=away-takeover]")
+    a.wait_for_selector("[data-testid=log-cause][data-cause=away]")
+    a.wait_for_selector("[data-testid=computer-seat-1]")
+    a.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
+    assert a.is_hidden("[data-testid=away-banner]")
+    play_my_turn(a)
+    a.wait_for_selector("[data-testid=log-cause][data-cause=away] >> nth=2")
+    shot(a, "takeover-desktop")
+    # Ann leaves too: the computer plays both seats to the end, which Ann watches.
+    a.on("dialog", lambda d: d.accept())
+    a.click("[data-testid=leave-button]")
+    a.wait_for_selector("[data-testid=seat-notice]:not([hidden])")
+    a.wait_for_selector("[data-testid=result-banner]:not([hidden])", timeout=60000)
+    game = http_json("GET", f"{table_server}/api/rooms/{room['code']}")
+    assert game["status"] == "finished"
+    assert [s["computer"]["reason"] for s in game["seats"]] == ["left", "away"]
+    assert http_json("GET", f"{table_server}/api/games/{game['game_id']}")["left"] == [0]
+    shot(a, "finished-after-leave-desktop")
+    assert errors == []

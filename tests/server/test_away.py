@@ -1,0 +1,226 @@
+"""Seats during a game: moved to another device by link, away seats taken over by the
+computer and reclaimed, leaving for good, adjourned games."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+
+from app.config import Settings
+from app.main import create_app
+from app.store import models
+from app.store.db import make_engine, make_sessionmaker
+from tests.server.helpers import hello, make_room, receive_until, start
+
+
+@pytest.fixture
+def quick_client(database_url: str) -> Any:
+    """Away after 0.3 s, so that a test need not wait a minute."""
+    app = create_app(Settings(database_url=database_url, replay_processes=0, away_after=0.3))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def until_room(ws: Any, check: Any, limit: int = 40) -> dict[str, Any]:
+    for _ in range(limit):
+        message = receive_until(ws, "room")["room"]
+        if check(message):
+            return message
+    raise AssertionError("no room message matched")
+
+
+# -- seat on any device --------------------------------------------------------------------
+
+
+def test_a_device_link_moves_the_seat_and_tells_the_old_tab(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    with client.websocket_connect(f"/ws/{code}") as old:
+        welcome, _ = hello(old, tokens[0])
+        assert welcome["seat"] == 0
+        link = client.post(
+            f"/api/rooms/{code}/device-link", headers={"Authorization": f"Bearer {tokens[0]}"}
+        )
+        assert link.status_code == 200
+        assert link.headers["cache-control"] == "no-store"
+        body = link.json()
+        assert body["seat"] == 0
+        path, _, fragment = body["url"].partition("#")
+        assert path.endswith(f"/r/{code}") and fragment.startswith("transfer=")
+        transfer = fragment.removeprefix("transfer=")
+        assert transfer not in path
+        assert body["qr_svg"].startswith("<svg") and "<path" in body["qr_svg"]
+        claimed = client.post(f"/api/rooms/{code}/claim", json={"transfer": transfer})
+        assert claimed.status_code == 201
+        new_token = claimed.json()["token"]
+        assert claimed.json()["seat"] == 0 and new_token != tokens[0]
+        moved = receive_until(old, "seat_moved")
+        assert moved == {"type": "seat_moved", "seat": 0, "why": "device"}
+        spectator_state = receive_until(old, "state")
+        assert spectator_state["view"]["you"] is None
+        old.send_json({"type": "legal", "id": "x"})
+        assert receive_until(old, "legal")["actions"] == []
+    # The link works once; the older token no longer opens the seat; the new one does.
+    again = client.post(f"/api/rooms/{code}/claim", json={"transfer": transfer})
+    assert again.status_code == 404 and again.json()["error"]["code"] == "bad_transfer"
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        assert receive_until(ws, "error", limit=5)["code"] == "unauthorized"
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        welcome, state = hello(ws, new_token)
+        assert welcome["seat"] == 0 and state["view"]["you"] == 0
+
+
+def test_a_device_link_needs_the_seat_token(client: TestClient) -> None:
+    code, _tokens = make_room(client, ["Ann", "Bob"])
+    missing = client.post(f"/api/rooms/{code}/device-link")
+    assert missing.status_code == 401
+    wrong = client.post(f"/api/rooms/{code}/device-link", headers={"Authorization": "Bearer nope"})
+    assert wrong.status_code == 401
+    bad = client.post(f"/api/rooms/{code}/claim", json={"transfer": "guess"})
+    assert bad.status_code == 404 and bad.json()["error"]["code"] == "bad_transfer"
+
+
+def test_an_expired_device_link_does_not_work(client: TestClient, database_url: str) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    link = client.post(
+        f"/api/rooms/{code}/device-link", headers={"Authorization": f"Bearer {tokens[1]}"}
+    ).json()
+    engine = make_engine(database_url)
+    try:
+        with make_sessionmaker(engine)() as s, s.begin():
+            s.execute(
+                update(models.Seat)
+                .where(models.Seat.room_code == code)
+                .values(transfer_expires=datetime.now(UTC) - timedelta(seconds=1))
+            )
+    finally:
+        engine.dispose()
+    transfer = link["url"].partition("#transfer=")[2]
+    claimed = client.post(f"/api/rooms/{code}/claim", json={"transfer": transfer})
+    assert claimed.status_code == 404
+
+
+# -- away seats, takeover, reclaim ------------------------------------------------------------
+
+
+def test_an_away_seat_is_taken_over_and_reclaimed(quick_client: TestClient) -> None:
+    client = quick_client
+    code, tokens = make_room(client, ["Ann", "Chloé"])
+    game_id = start(client, code, tokens[0])
+    with client.websocket_connect(f"/ws/{code}") as ann:
+        hello(ann, tokens[0])
+        # Chloé never connects: after `away_after` she shows as away.
+        room = until_room(ann, lambda r: r["seats"][1]["away"])
+        assert room["seats"][1]["connected"] is False and room["seats"][1]["computer"] is None
+        # Ann plays her turn; then it is Chloé's.
+        seq = 0
+        while True:
+            ann.send_json({"type": "legal", "id": "l"})
+            actions = receive_until(ann, "legal")["actions"]
+            ann.send_json({"type": "action", "id": "a", "seq": seq, "action": actions[0]})
+            state = receive_until(ann, "state")
+            seq = state["seq"]
+            if state["view"]["turn"]["seat"] == 1:
+                break
+        # A spectator may not take over; Ann may not take over herself.
+        ann.send_json({"type": "takeover", "seat": 0})
+        assert receive_until(ann, "error")["code"] == "illegal"
+        ann.send_json({"type": "takeover", "seat": 1})
+        state = receive_until(ann, "state")
+        assert state["last"]["seat"] == 1 and state["last"]["by"] == "computer:away"
+        while state["view"]["turn"]["seat"] == 1:
+            state = receive_until(ann, "state")
+        seats = client.get(f"/api/rooms/{code}").json()["seats"]
+        assert seats[1]["computer"] == {"level": "easy", "reason": "away"}
+        # Chloé comes back: the seat is hers at once, and she plays her next turn.
+        with client.websocket_connect(f"/ws/{code}") as chloe:
+            welcome, _ = hello(chloe, tokens[1])
+            assert welcome["seat"] == 1
+            until_room(ann, lambda r: r["seats"][1]["computer"] is None)
+    history = client.get(f"/api/games/{game_id}").json()
+    assert history["left"] == []
+
+
+def test_takeover_needs_an_away_player(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    with client.websocket_connect(f"/ws/{code}") as ann:
+        hello(ann, tokens[0])
+        ann.send_json({"type": "takeover", "seat": 1})
+        assert receive_until(ann, "error")["code"] == "not_away"
+        ann.send_json({"type": "takeover", "seat": "1"})
+        assert receive_until(ann, "error")["code"] == "bad_message"
+    with client.websocket_connect(f"/ws/{code}") as spy:
+        hello(spy, None)
+        spy.send_json({"type": "takeover", "seat": 1})
+        assert receive_until(spy, "error")["code"] == "spectator"
+
+
+# -- leaving for good ----------------------------------------------------------------------------
+
+
+def test_a_player_who_leaves_is_replaced_by_the_computer_for_good(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    game_id = start(client, code, tokens[0])
+    with (
+        client.websocket_connect(f"/ws/{code}") as bob,
+        client.websocket_connect(f"/ws/{code}") as ann,
+    ):
+        hello(bob, tokens[1])
+        hello(ann, tokens[0])
+        ann.send_json({"type": "leave"})
+        assert receive_until(ann, "seat_moved") == {"type": "seat_moved", "seat": 0, "why": "left"}
+        # It was Ann's turn: the computer plays it, marked as hers left.
+        state = receive_until(bob, "state")
+        assert state["last"]["seat"] == 0 and state["last"]["by"] == "computer:left"
+        while state["view"]["turn"]["seat"] == 0:
+            state = receive_until(bob, "state")
+        room = client.get(f"/api/rooms/{code}").json()
+        assert room["seats"][0]["computer"] == {"level": "easy", "reason": "left"}
+    # Her token is gone; leaving cannot be undone by coming back.
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        assert receive_until(ws, "error", limit=5)["code"] == "unauthorized"
+    assert client.get(f"/api/games/{game_id}").json()["left"] == [0]
+
+
+def test_leaving_needs_a_running_game(client: TestClient) -> None:
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    with client.websocket_connect(f"/ws/{code}") as ann:
+        hello_message = {"type": "hello", "token": tokens[0]}
+        ann.send_json(hello_message)
+        receive_until(ann, "welcome")
+        ann.send_json({"type": "leave"})
+        assert receive_until(ann, "error")["code"] == "illegal"
+
+
+# -- adjourned games -------------------------------------------------------------------------------
+
+
+def test_a_game_nobody_is_in_is_adjourned(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'adjourn.sqlite3'}"
+    app = create_app(Settings(database_url=url, replay_processes=0, adjourn_after=1.0))
+    with TestClient(app) as client:
+        code, tokens = make_room(client, ["Ann", "Bob"])
+        game_id = start(client, code, tokens[0])
+        live = client.get("/api/games", params={"status": "live"}).json()
+        assert [g["id"] for g in live["games"]] == [game_id]
+        assert live["games"][0]["adjourned"] is False
+        time.sleep(1.2)
+        assert client.get("/api/games", params={"status": "live"}).json()["games"] == []
+        adjourned = client.get("/api/games", params={"status": "adjourned"}).json()
+        assert [g["id"] for g in adjourned["games"]] == [game_id] and adjourned["total"] == 1
+        assert adjourned["games"][0]["adjourned"] is True
+        assert client.get(f"/api/games/{game_id}").json()["adjourned"] is True
+        # Resumable from its link: a player comes back, and it is live again.
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            hello(ws, tokens[0])
+            live = client.get("/api/games", params={"status": "live"}).json()
+            assert [g["id"] for g in live["games"]] == [game_id]
