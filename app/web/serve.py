@@ -5,18 +5,24 @@ the time a client takes to send that head: a connection that sends half a reques
 and then nothing holds a file descriptor for ever, and some thousands of them stop the
 process from accepting anyone. `GuardedH11Protocol` closes a connection whose request
 head is not complete `HTTP_HEADER_TIMEOUT` seconds after it began (or after the
-connection opened). `LIMIT_CONCURRENCY` caps connections and tasks: past it, uvicorn
-answers 503 before the application is reached.
+connection opened). `LIMIT_CONCURRENCY` caps connections and tasks: past it a request is
+answered 503 before the application is reached. Uvicorn's own answer is plain text; clients
+of the protocol expect every error in its JSON shape with a stable code, so the protocol
+here makes the same check itself and answers `{"error": {"code": "unavailable", ...}}`
+with `Retry-After`.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+from typing import Any
 
 import h11
 import uvicorn
+from uvicorn._types import ASGIReceiveCallable, ASGISendCallable, Scope
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from app.config import get_settings
@@ -26,10 +32,62 @@ from app.config import get_settings
 WS_MAX_SIZE = 1024 * 1024
 
 
+OVERLOADED = json.dumps(
+    {
+        "error": {
+            "code": "unavailable",
+            "message": "the server has too many connections right now; try again",
+        }
+    }
+).encode()
+
+
+async def overloaded(scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+    """The protocol's error shape for a request past the connection limit."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 503,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(OVERLOADED)).encode()),
+                (b"retry-after", b"2"),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": OVERLOADED, "more_body": False})
+
+
 class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, plus a deadline for each request head."""
+    """uvicorn's h11 protocol, plus a deadline for each request head and a JSON 503."""
 
     _head_deadline: asyncio.TimerHandle | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # uvicorn's check would answer in plain text: it is switched off and made by
+        # `_limited` instead, when the request's task runs (it is then one of the tasks).
+        self._limit = self.limit_concurrency
+        self.limit_concurrency = None
+        if self._limit is not None:
+            self.app = self._limited(self.app)
+
+    def _limited(self, app: Any) -> Any:
+        limit: int = self._limit  # type: ignore[assignment]
+
+        async def guarded(
+            scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
+        ) -> None:
+            # As uvicorn counts: this connection is one of the connections, and this
+            # request's task (already started) one of the tasks.
+            if len(self.connections) >= limit or len(self.tasks) > limit:
+                self.logger.warning("Exceeded concurrency limit.")
+                await overloaded(scope, receive, send)
+                return
+            await app(scope, receive, send)
+
+        return guarded
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
         super().connection_made(transport)  # type: ignore[arg-type]

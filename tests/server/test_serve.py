@@ -7,6 +7,7 @@ sockets from one client cannot stop `/healthz`, pages and new sockets for everyb
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -77,7 +78,12 @@ def test_past_the_concurrency_limit_requests_get_503_until_idle_sockets_go(
     idle = [socket.create_connection(("127.0.0.1", served)) for _ in range(5)]
     try:
         time.sleep(0.2)
-        assert get(served).startswith(b"HTTP/1.1 503")
+        refused = get(served)
+        assert refused.startswith(b"HTTP/1.1 503")
+        head, _, body = refused.partition(b"\r\n\r\n")
+        assert b"content-type: application/json" in head.lower()
+        assert b"retry-after: 2" in head.lower()
+        assert json.loads(body)["error"]["code"] == "unavailable"
         time.sleep(1.5)  # the header deadline closes the idle ones
         assert get(served).startswith(b"HTTP/1.1 200")
     finally:
