@@ -224,3 +224,36 @@ def test_a_game_nobody_is_in_is_adjourned(tmp_path: Path) -> None:
             hello(ws, tokens[0])
             live = client.get("/api/games", params={"status": "live"}).json()
             assert [g["id"] for g in live["games"]] == [game_id]
+
+
+def test_in_the_team_edition_a_leaver_hands_the_seat_to_the_computer(client: TestClient) -> None:
+    """The cooperative game goes on for the others: the seat is played by the computer, and
+    the game records who left, as in the competitive games."""
+    response = client.post("/api/rooms", json={"variant": "team", "options": {}})
+    assert response.status_code == 201, response.text
+    code = response.json()["code"]
+    tokens = [
+        client.post(f"/api/rooms/{code}/join", json={"name": name}).json()["token"]
+        for name in ("Ann", "Bob")
+    ]
+    game_id = start(client, code, tokens[0])
+    with (
+        client.websocket_connect(f"/ws/{code}") as bob,
+        client.websocket_connect(f"/ws/{code}") as ann,
+    ):
+        _, first = hello(bob, tokens[1])
+        assert first["view"]["turn"]["seat"] == 0
+        hello(ann, tokens[0])
+        ann.send_json({"type": "leave"})
+        assert receive_until(ann, "seat_moved")["why"] == "left"
+        state = receive_until(bob, "state")
+        assert state["last"]["seat"] == 0 and state["last"]["by"] == "computer:left"
+        # The computer plays Ann's whole turn, then Bob is to move.
+        while state["view"]["turn"]["seat"] == 0 and state["view"]["status"] == "playing":
+            state = receive_until(bob, "state")
+            if state["last"]["seat"] == 0:
+                assert state["last"]["by"] == "computer:left"
+        assert state["view"]["turn"]["seat"] == 1
+        room = client.get(f"/api/rooms/{code}").json()
+        assert room["seats"][0]["computer"] == {"level": "easy", "reason": "left"}
+    assert client.get(f"/api/games/{game_id}").json()["left"] == [0]
