@@ -520,7 +520,6 @@ export class CardsUI extends GameUI {
       if (!take && this.legal !== null) panel.append(h("p", { class: "form-error", "data-testid": "take-split" }, t("cards.take_split")));
     }
     const mustLink = mine && turn.phase === "place" && me.must_link;
-    if (mustLink) panel.append(h("p", { class: "help must-link-help", "data-testid": "must-link" }, t("cards.must_link")));
     const placeable = new Set((this.legal || []).filter((a) => a.type === "place").map((a) => a.card));
     const row = h("div", { class: "hand-row" });
     (me.hand || []).forEach((card, i) => {
@@ -534,6 +533,8 @@ export class CardsUI extends GameUI {
     });
     if (!(me.hand || []).length) row.append(h("span", { class: "muted" }, t("cards.hand_empty")));
     panel.append(row);
+    // after the cards, so that on a phone the hand stays in the first screen
+    if (mustLink) panel.append(h("p", { class: "help must-link-help", "data-testid": "must-link" }, t("cards.must_link")));
     const canRotate = v.status === "playing" && (me.hand || []).length > 0;
     panel.append(h("div", { class: "spare-row" },
       iconButton("↺", t("game.rotate_ccw"), () => this.rotate(-1), "rotate-ccw-card", !canRotate),
