@@ -87,14 +87,14 @@ def judge(record: Mapping[str, Any]) -> list[Turn]:
         if risk is not None:
             judged.marks.append(risk)
         for decision in turn.decisions:
-            mark = _unused_coin(decision) or _unused_double(game, decision)
+            mark = unused_coin(decision) or unused_double(game, decision)
             if mark is not None:
                 judged.marks.append(mark)
         turns.append(judged)
     return turns
 
 
-def _unused_coin(decision: Decision) -> JSON | None:
+def unused_coin(decision: Decision) -> JSON | None:
     """`no_coin` when `coin` was legal: the matching card was in hand."""
     if decision.action.get("type") != "no_coin" or {"type": "coin"} not in decision.legal:
         return None
@@ -102,7 +102,7 @@ def _unused_coin(decision: Decision) -> JSON | None:
     return {"kind": "unused_coin", "seq": decision.seq, "card": card, "points": COIN_POINTS}
 
 
-def _unused_double(game: Game, decision: Decision) -> JSON | None:
+def unused_double(game: Game, decision: Decision) -> JSON | None:
     """`end_turn` when a double turn was legal and its bonus turn could take a token."""
     if decision.action.get("type") != "end_turn":
         return None
