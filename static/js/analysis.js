@@ -37,7 +37,8 @@ addTranslations({
     "analysis.gifts": "{n} gifts",
     "analysis.gifts.one": "{n} gift",
     "analysis.accuracy": "accuracy {pct} %",
-    "analysis.basis": "Each turn is judged from what its player could see then. Gifts are judged in hindsight: they use the next player's target, which the giver could not see.",
+    "analysis.basis": "Each turn is judged from what its player could see then.",
+    "analysis.gift_basis": "Gifts are judged in hindsight: they use the next player's target, which the giver could not see.",
     "analysis.team_basis": "Every combination of the spells the player still held is searched (push, rotate or switch, and the move spells); a face-down tile counts as the wall it was to the player.",
     "analysis.unused_coin": "coin not taken",
     "analysis.unused_coin_title": "The matching card was in hand: a coin (5 points) was left",
@@ -85,7 +86,8 @@ addTranslations({
     "analysis.gifts": "{n} cadeaux",
     "analysis.gifts.one": "{n} cadeau",
     "analysis.accuracy": "précision {pct} %",
-    "analysis.basis": "Chaque tour est jugé d'après ce que son joueur pouvait voir alors. Les cadeaux sont jugés après coup : ils utilisent l'objectif du joueur suivant, que le donateur ne pouvait pas voir.",
+    "analysis.basis": "Chaque tour est jugé d'après ce que son joueur pouvait voir alors.",
+    "analysis.gift_basis": "Les cadeaux sont jugés après coup : ils utilisent l'objectif du joueur suivant, que le donateur ne pouvait pas voir.",
     "analysis.team_basis": "Toutes les combinaisons des sorts encore disponibles sont explorées (poussée, rotation ou échange, et les sorts de déplacement) ; une tuile retournée compte comme le mur qu'elle était pour le joueur.",
     "analysis.unused_coin": "pièce non prise",
     "analysis.unused_coin_title": "La carte assortie était en main : une pièce (5 points) a été laissée",
@@ -132,7 +134,8 @@ addTranslations({
     "analysis.gifts": "{n} Geschenke",
     "analysis.gifts.one": "{n} Geschenk",
     "analysis.accuracy": "Genauigkeit {pct} %",
-    "analysis.basis": "Jeder Zug wird danach beurteilt, was sein Spieler damals sehen konnte. Geschenke werden im Nachhinein beurteilt: Sie nutzen das Ziel des nächsten Spielers, das der Schenkende nicht sehen konnte.",
+    "analysis.basis": "Jeder Zug wird danach beurteilt, was sein Spieler damals sehen konnte.",
+    "analysis.gift_basis": "Geschenke werden im Nachhinein beurteilt: Sie nutzen das Ziel des nächsten Spielers, das der Schenkende nicht sehen konnte.",
     "analysis.team_basis": "Durchsucht wird jede Kombination der Zauber, die der Spieler noch hatte (Schieben, Drehen oder Tauschen und die Bewegungszauber); ein umgedrehtes Plättchen zählt als die Wand, die es für den Spieler war.",
     "analysis.unused_coin": "Münze verschenkt",
     "analysis.unused_coin_title": "Die passende Karte war auf der Hand: eine Münze (5 Punkte) blieb liegen",
@@ -331,7 +334,9 @@ export class ReplayAnalysis {
       if (p.accuracy !== null) parts.push(t("analysis.accuracy", { pct: Math.round(p.accuracy * 100) }));
       list.append(h("li", { "data-seat": String(p.seat) }, h("strong", {}, names[p.seat] ?? `#${p.seat}`), " ", parts.join(" · ")));
     }
-    const basis = [h("p", { class: "help" }, t("analysis.basis"))];
+    const told = [t("analysis.basis")];
+    if (this.data.variant === "classic") told.push(t("analysis.gift_basis"));
+    const basis = [h("p", { class: "help" }, told.join(" "))];
     if (this.data.variant === "team") basis.push(h("p", { class: "help" }, t("analysis.team_basis")));
     this.opts.summary.replaceChildren(h("h2", {}, t("analysis.title")), list, ...basis);
   }
