@@ -178,18 +178,18 @@ class Search:
             yield [], start
         elif count == 1:
             if self.has_push:
-                for push in self._pushes(start):
+                for push in self.pushes(start):
                     yield [push], start.pushed(push)
             yield from self._second([], start)
         elif count == 2 and self.has_push and self.board_spell:
-            for push in self._pushes(start):
+            for push in self.pushes(start):
                 yield from self._second([push], start.pushed(push))
             if self.board_spell == "switch":
                 for spell, maze in self._second([], start):
-                    for push in self._pushes(maze):
+                    for push in self.pushes(maze):
                         yield [*spell, push], maze.pushed(push)
 
-    def _pushes(self, maze: Maze) -> Iterator[JSON]:
+    def pushes(self, maze: Maze) -> Iterator[JSON]:
         """The push spell's choices: not undoing Daedalus's push, not pushing out a
         face-down tile; one rotation per distinct look of the spare."""
         board = maze.board

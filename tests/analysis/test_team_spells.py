@@ -19,7 +19,7 @@ from app.analysis.spells import Search
 from app.analysis.team import collectable
 from app.bots import choose
 from app.rules import Game
-from app.rules.board import pos_of
+from app.rules.board import pos_of, rotate
 
 Action = dict[str, Any]
 
@@ -220,3 +220,29 @@ def test_every_team_mark_of_a_game_collects_when_played() -> None:
             assert mark["frame"]["board"]  # the position after the spells, for the board
         if mark["modifier"] is None:
             assert mark["path"][-1] == mark["to"]
+
+
+def test_the_search_pushes_as_the_engine_allows_at_every_turn_start() -> None:
+    """The push spell's choices the search tries, read from the view alone, are the
+    engine's legal pushes (one per distinct look of the spare), face-down tiles and
+    Daedalus's push included."""
+    record = _team_record("team-pushes", "easy")
+    game = Game.new("team", record["players"], record["seed"], record["options"])
+    checked = 0
+    for entry in record["actions"]:
+        seat = entry["seat"]
+        view = game.view(seat)
+        turn = view["turn"]
+        if turn and turn["phase"] == "play" and not turn["used"] and not turn["moves"]:
+            search = Search(view, collectable(view))
+            board = search.start.board
+            tried = {(p["side"], p["index"], p["rotation"]) for p in search.pushes(search.start)}
+            legal = [a for a in game.legal_actions(seat) if a["type"] == "push"]
+            looks: dict[tuple[str, int, int], tuple[str, int, int]] = {}
+            for push in sorted(legal, key=lambda p: p["rotation"]):
+                look = (push["side"], push["index"], rotate(board.spare_open, push["rotation"]))
+                looks.setdefault(look, (push["side"], push["index"], push["rotation"]))
+            assert tried == set(looks.values())
+            checked += 1
+        game.apply(seat, entry["action"])
+    assert checked >= 10
