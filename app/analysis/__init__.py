@@ -35,8 +35,9 @@ JUDGES: dict[str, Judge] = {
     "team": team.judge,
 }
 
-# The kinds of mark that count against a turn's accuracy (a gift or a risk is told, but a
-# turn is "accurate" when it missed nothing it could have had).
+# The kinds of mark that count against a turn's accuracy (a gift, a risk, a coin or a
+# double turn left unused is told, but a turn is "accurate" when it missed nothing it
+# could have had on the board).
 MISSES = frozenset({"missed"})
 
 

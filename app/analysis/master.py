@@ -1,5 +1,5 @@
-"""Master Labyrinth: a lowest-value token within reach that the turn did not take, and a
-duel risked when a safe move did as well.
+"""Master Labyrinth: a lowest-value token within reach that the turn did not take, a duel
+risked when a safe move did as well, and a coin or a double turn left unused.
 
 **missed** — a token may be taken when the adventurer walks onto it from another cell and it is of
 the lowest value still on the board (never under the lair). For every push x rotation
@@ -14,6 +14,19 @@ among the nearest to the threat and so duels. A take with a chance of a duel, wh
 same value could be taken elsewhere (tokens come in pairs) with none, is marked, with
 that safe cell.
 
+**unused_coin** — after a take the player held the card of the value taken (the `coin`
+choice was theirs to make) and played `no_coin`: five points left on the table. The card
+might have been kept for a re-roll or a double turn, so the mark tells, it does not
+count against accuracy.
+
+**unused_double** — at the end of a turn the player held a 7-12 card and ended the turn,
+when the extra turn it buys would have let them take a token: from the position they
+faced then, some push of that bonus turn (the same search as **missed**) left a walk to
+a lowest-value token. The mark carries the card, the push and the walk.
+
+Both are judged at the moment of the choice (`Decision`), from the seat's own view then:
+their own hand is theirs to see.
+
 All of it comes from the seat's view: tokens, pieces, the dragon and the board are public.
 """
 
@@ -24,13 +37,30 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.analysis.maze import after, path
-from app.analysis.turns import JSON, Played, Turn, of_type, played_turns, preview
+from app.analysis.turns import (
+    JSON,
+    Decision,
+    Played,
+    Turn,
+    of_type,
+    played_turns,
+    preview,
+    preview_line,
+)
 from app.bots.maze import board_from_view, slot_of
 from app.rules import Game
 from app.rules.board import Board, carried, cell_of, row_col
-from app.rules.master import DRAGON_FACES, FACINGS, FRONT, GUARDIANS, LAIR, LAIR_MASK
+from app.rules.master import (
+    COIN_POINTS,
+    DRAGON_FACES,
+    FACINGS,
+    FRONT,
+    GUARDIANS,
+    LAIR,
+    LAIR_MASK,
+)
 
-# A push draws nothing at random in Master: the rng handed to it is never read.
+# A push or a double turn draws nothing at random in Master: the rng is never read.
 _NO_RANDOMNESS = random.Random(0)
 
 
@@ -38,8 +68,13 @@ def starts(action: JSON, previous: JSON | None) -> bool:
     return action.get("type") == "push"
 
 
+def decides(action: JSON) -> bool:
+    """The choices judged where they were made: a coin not taken, a turn ended."""
+    return action.get("type") in ("no_coin", "end_turn")
+
+
 def judge(record: Mapping[str, Any]) -> list[Turn]:
-    played, game = played_turns(record, starts)
+    played, game = played_turns(record, starts, decides=decides)
     turns = []
     for turn in played:
         judged = Turn(turn.seq, turn.seat)
@@ -51,8 +86,47 @@ def judge(record: Mapping[str, Any]) -> list[Turn]:
         risk = _risk(game, turn)
         if risk is not None:
             judged.marks.append(risk)
+        for decision in turn.decisions:
+            mark = unused_coin(decision) or unused_double(game, decision)
+            if mark is not None:
+                judged.marks.append(mark)
         turns.append(judged)
     return turns
+
+
+def unused_coin(decision: Decision) -> JSON | None:
+    """`no_coin` when `coin` was legal: the matching card was in hand."""
+    if decision.action.get("type") != "no_coin" or {"type": "coin"} not in decision.legal:
+        return None
+    card = decision.view["turn"]["taken"]
+    return {"kind": "unused_coin", "seq": decision.seq, "card": card, "points": COIN_POINTS}
+
+
+def unused_double(game: Game, decision: Decision) -> JSON | None:
+    """`end_turn` when a double turn was legal and its bonus turn could take a token."""
+    if decision.action.get("type") != "end_turn":
+        return None
+    cards = [a for a in decision.legal if a["type"] == "double_turn"]
+    if not cards:
+        return None
+    card = cards[0]  # the lowest: which card buys the turn changes nothing on the board
+    bonus = decision.state.clone()
+    game.engine.apply(bonus, decision.seat, card, _NO_RANDOMNESS)
+    view = game.engine.view(bonus, decision.seat)
+    pushes = [a for a in game.engine.legal_actions(bonus, decision.seat) if a["type"] == "push"]
+    found = _missed(view, pushes)
+    if found is None:
+        return None
+    line = [card, found["best"]]
+    return {
+        "kind": "unused_double",
+        "seq": decision.seq,
+        "card": card["card"],
+        "value": found["value"],
+        "best": found["best"],
+        "path": found["path"],
+        "frame": preview_line(game, decision.state, decision.seat, line, decision.seq),
+    }
 
 
 def _missed(view: JSON, pushes: list[JSON]) -> JSON | None:

@@ -32,6 +32,19 @@ class Turn:
 
 
 @dataclass
+class Decision:
+    """A choice made inside a turn (master: a coin left, a double turn not played), with
+    what the deciding seat saw and could do just before it."""
+
+    seq: int  # the seq of the action that made the choice
+    seat: int
+    action: JSON  # the choice made
+    view: JSON
+    legal: list[JSON]
+    state: Any  # a copy of the engine state just before it
+
+
+@dataclass
 class Played:
     """A turn as it was played: where it began, and what it did."""
 
@@ -43,16 +56,20 @@ class Played:
     actions: list[JSON] = field(default_factory=list)
     events: list[JSON] = field(default_factory=list)
     after: JSON | None = None  # the seat's view once the turn is over
+    decisions: list[Decision] = field(default_factory=list)  # those `decides` asked for
 
 
 def played_turns(
     record: Mapping[str, Any],
     starts: Callable[[JSON, JSON | None], bool],
     by_seat: bool = False,
+    decides: Callable[[JSON], bool] | None = None,
 ) -> tuple[list[Played], Game]:
     """Every turn of `record` (a turn being what lies between two actions for which
     `starts(action, previous action)` holds, or, with `by_seat`, whose seats differ), and
-    the finished game."""
+    the finished game. Before each action for which `decides(action)` holds, the acting
+    seat's view, legal list and a copy of the state are kept in the turn's `decisions`
+    (only there: a copy per action would cost more than the judging)."""
     game = Game.new(record["variant"], record["players"], record["seed"], record.get("options"))
     turns: list[Played] = []
     previous: JSON | None = None
@@ -63,6 +80,17 @@ def played_turns(
                 turns[-1].after = game.view(turns[-1].seat)
             view, legal = game.view(seat), game.legal_actions(seat)
             turns.append(Played(entry["seq"], seat, view, legal, game.state.clone()))
+        if decides is not None and turns and decides(action):
+            turns[-1].decisions.append(
+                Decision(
+                    entry["seq"],
+                    seat,
+                    action,
+                    game.view(seat),
+                    game.legal_actions(seat),
+                    game.state.clone(),
+                )
+            )
         events = game.apply(seat, action)
         if turns:
             turns[-1].actions.append(action)
@@ -80,6 +108,14 @@ def of_type(events: list[JSON], kind: str, seat: int | None = None) -> list[JSON
 def preview(game: Game, turn: Played, action: JSON) -> JSON:
     """The position, every secret shown (as replay frames are), after `action` had been
     the turn's first action instead: what the replay page draws to show a better push."""
-    state = turn.state.clone()
-    game.engine.apply(state, turn.seat, action, rng_for(game.seed, turn.seq))
-    return game.engine.reveal(state)
+    return preview_line(game, turn.state, turn.seat, [action], turn.seq)
+
+
+def preview_line(game: Game, state: Any, seat: int, actions: list[JSON], seq: int) -> JSON:
+    """The position, every secret shown, after `seat` had played `actions` from `state`
+    (a better line: a spell combination, a double turn and its push). Only actions that
+    draw nothing at random are previewed, so the rng is a formality."""
+    trial = state.clone()
+    for action in actions:
+        game.engine.apply(trial, seat, action, rng_for(game.seed, seq))
+    return game.engine.reveal(trial)

@@ -437,6 +437,28 @@ def orientations(shape: str) -> list[int]:
     return masks
 
 
+def destinations(board: Board, down: int, start: int, spell: str | None) -> int:
+    """Where a move from `start` may end: the face-up cells its paths reach, and the
+    face-down tiles (cells of `down`) one step beyond them (stepped onto through the
+    reached cell's opening, whatever theirs). With a modifier spell, what it adds.
+
+    A face-down tile's own openings are never read, so a board rebuilt from a player's
+    view (face-down tiles as walls) gives the engine's answer: the replay analysis asks
+    this of the positions a player could have made."""
+    reach = board.flood_blocked(1 << start, down)
+    extra = 0
+    if spell == "traverse":
+        beyond = board.openers_toward(board.stepping_mask(reach, down)) & ~down
+        reach = board.flood_blocked(reach | beyond, down)
+    elif spell == "teleport" and reach & HOMES_MASK:
+        reach = board.flood_blocked(reach | HOMES_MASK, down)
+    elif spell == "escape" and board.edge_exits(reach):
+        entries = board.edge_exits(FULL & ~down)
+        reach = board.flood_blocked(reach | entries, down)
+        extra = EDGE_MASK & down
+    return reach | board.stepping_mask(reach, down) | extra
+
+
 # --- the engine -----------------------------------------------------------------------------
 
 
@@ -529,22 +551,8 @@ class TeamEngine:
 
     @staticmethod
     def _destinations(state: TeamState, start: int, spell: str | None) -> int:
-        """Where a move from `start` may end: the face-up cells its paths reach, and the
-        face-down tiles one step beyond them (stepped onto through the reached cell's
-        opening, whatever theirs). With a modifier spell, what it adds."""
-        board, down = state.board, state.down_mask()
-        reach = board.flood_blocked(1 << start, down)
-        extra = 0
-        if spell == "traverse":
-            beyond = board.openers_toward(board.stepping_mask(reach, down)) & ~down
-            reach = board.flood_blocked(reach | beyond, down)
-        elif spell == "teleport" and reach & HOMES_MASK:
-            reach = board.flood_blocked(reach | HOMES_MASK, down)
-        elif spell == "escape" and board.edge_exits(reach):
-            entries = board.edge_exits(FULL & ~down)
-            reach = board.flood_blocked(reach | entries, down)
-            extra = EDGE_MASK & down
-        return reach | board.stepping_mask(reach, down) | extra
+        """Where a move from `start` may end now (see `destinations`)."""
+        return destinations(state.board, state.down_mask(), start, spell)
 
     @staticmethod
     def _move_spell(state: TeamState, turn: Turn) -> str | None:

@@ -99,5 +99,62 @@ def test_a_risked_duel_is_marked_in_a_master_replay(server: str, browser: Any) -
     assert page.get_attribute("#replay-page", "data-at") == str(risky[0]["seq"])
     assert "duel" in (page.text_content('[data-testid="analysis-note"]') or "")
     assert "duel" in (page.text_content('[data-testid="analysis-summary"]') or "")
+    # the choices left: a badge on the choice itself, the double turn's push on the board
+    unused = {
+        kind: [m for t in analysis["turns"] for m in t["marks"] if m["kind"] == kind]
+        for kind in ("unused_coin", "unused_double")
+    }
+    assert unused["unused_double"], "the beginners used every double turn: pick another seed"
+    for kind, marks in unused.items():
+        assert page.locator(f'[data-testid="analysis-{kind}"]').count() == len(marks)
+    mark = unused["unused_double"][0]
+    page.locator(f'[data-testid="analysis-unused_double"][data-seq="{mark["seq"]}"]').click()
+    assert page.get_attribute("#replay-page", "data-at") == str(mark["seq"] - 1)
+    assert page.locator('[data-testid="analysis-arrow"]').count() == 1
+    note = page.text_content('[data-testid="analysis-note"]') or ""
+    assert f"A double turn (card {mark['card']})" in note
+    page.click('[data-testid="analysis-preview"]')
+    page.wait_for_selector('[data-testid="analysis-path"]')
+    points = page.get_attribute('[data-testid="analysis-path"]', "points") or ""
+    assert len(points.split()) == len(mark["path"])
+    assert "double turn" in (page.text_content('[data-testid="analysis-summary"]') or "")
+    assert not errors, errors
+    page.close()
+
+
+def test_a_team_turn_missed_through_spells_is_told_spell_by_spell(
+    server: str, browser: Any
+) -> None:
+    game = Game.new(
+        "team", ["Ann", "Bob", "Cy"], "team-spells", {"mode": "standard", "rules_version": 2}
+    )
+    rng = random.Random("team-spells")
+    while game.to_move is not None:
+        seat = game.to_move
+        game.apply(seat, choose("team", "easy", game.view(seat), game.legal_actions(seat), rng))
+    game_id = http_json("POST", server + "/api/games/import", game.record())["id"]
+    analysis = http_json("GET", f"{server}/api/games/{game_id}/analysis")
+    turn, mark = next(
+        (t, m)
+        for t in analysis["turns"]
+        for m in t["marks"]
+        if any(s["type"] in ("rotate", "switch") for s in m["spells"])
+    )
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-analysis="ready"]')
+    page.locator(f'[data-testid="analysis-missed"][data-seq="{turn["seq"]}"]').click()
+    assert page.get_attribute("#replay-page", "data-at") == str(turn["seq"] - 1)
+    note = page.text_content('[data-testid="analysis-note"]') or ""
+    assert "Next turn" in note and ("swap" in note or "turn the tile" in note)
+    spells = page.locator('[data-testid="analysis-spell"]').count()
+    page.click('[data-testid="analysis-preview"]')
+    page.wait_for_selector('[data-testid="analysis-goal"]')
+    spells += page.locator('[data-testid="analysis-spell"]').count()
+    assert spells == sum(1 for s in mark["spells"] if s["type"] != "push")
+    if ARTEFACTS:
+        page.screenshot(path=str(Path(ARTEFACTS) / "analysis-team-390.png"), full_page=True)
     assert not errors, errors
     page.close()

@@ -12,6 +12,7 @@ from app.rules.board import (
     FIXED_CELLS,
     FIXED_OPENINGS,
     FREE_CELLS,
+    FULL,
     SLOTS,
     Board,
     E,
@@ -313,3 +314,20 @@ def test_drawing() -> None:
     assert lines[1][3:6] == "+#+"  # a1 is fixed and shut to the north
     assert str(board).startswith(lines[0])
     assert "spare" in lines[-1]
+
+
+def test_set_open_keeps_paths_as_a_full_refresh_would() -> None:
+    """The cheap update of one tile's openings (searches turn thousands of tiles) leaves
+    the board's paths exactly as rebuilding every mask does."""
+    rng = random.Random(7)
+    board = Board.deal(CATALOGUE, rng)
+    for _ in range(200):
+        cell = rng.randrange(49)
+        board.set_open(cell, rng.choice([N | S, E | W, N | E, E | S | W, N | E | S]))
+        rebuilt = board.clone()
+        rebuilt.refresh()
+        start = rng.randrange(49)
+        assert board.reach_mask(start) == rebuilt.reach_mask(start)
+        assert board.stepping_mask(board.reach_mask(start), FULL) == rebuilt.stepping_mask(
+            rebuilt.reach_mask(start), FULL
+        )

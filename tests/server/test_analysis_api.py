@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
+from typing import Any
 
 from fastapi.testclient import TestClient
 
 from app.analysis import analyse
 from app.analysis.cache import VERSION
+from app.analysis.turns import JSON
+from app.bots import choose
+from app.rules import Game
 from tests.server.helpers import greedy_record, make_room, start
 
 
@@ -41,3 +46,50 @@ def test_no_analysis_for_a_live_or_unknown_game(client: TestClient) -> None:
     assert live.status_code == 409 and live.json()["error"]["code"] == "game_live"
     missing = client.get("/api/games/nosuchgame/analysis")
     assert missing.status_code == 404
+
+
+def _bots_record(variant: str, seed: str, options: dict[str, Any] | None = None) -> JSON:
+    game = Game.new(variant, ["Ann", "Bob", "Cy"], seed=seed, options=options)
+    rng = random.Random(seed)
+    while game.to_move is not None:
+        seat = game.to_move
+        game.apply(seat, choose(variant, "easy", game.view(seat), game.legal_actions(seat), rng))
+    return game.record()
+
+
+def _marks(body: JSON, kind: str) -> list[JSON]:
+    return [m for t in body["turns"] for m in t["marks"] if m["kind"] == kind]
+
+
+def test_the_master_choices_left_unused_as_data(client: TestClient) -> None:
+    record = _bots_record("master", "unused-0")
+    game_id = client.post("/api/games/import", json=record).json()["id"]
+    body = client.get(f"/api/games/{game_id}/analysis").json()
+    by_seq = {a["seq"]: a for a in record["actions"]}
+    coins, doubles = _marks(body, "unused_coin"), _marks(body, "unused_double")
+    assert coins and doubles
+    for mark in coins:
+        assert set(mark) == {"kind", "seq", "card", "points"}
+        assert by_seq[mark["seq"]]["action"] == {"type": "no_coin"} and mark["points"] == 5
+    for mark in doubles:
+        assert set(mark) == {"kind", "seq", "card", "value", "best", "path", "frame"}
+        assert by_seq[mark["seq"]]["action"] == {"type": "end_turn"}
+        assert 7 <= mark["card"] <= 12 and mark["best"]["type"] == "push" and mark["path"]
+    for player in body["players"]:
+        own = [t for t in body["turns"] if t["seat"] == player["seat"]]
+        # told, not counted against accuracy: accuracy follows the "missed" marks alone
+        assert player["accuracy"] == round((len(own) - player["missed"]) / len(own), 3)
+
+
+def test_the_team_spell_lines_as_data(client: TestClient) -> None:
+    record = _bots_record("team", "team-spells", {"mode": "standard", "rules_version": 2})
+    game_id = client.post("/api/games/import", json=record).json()["id"]
+    body = client.get(f"/api/games/{game_id}/analysis").json()
+    marks = _marks(body, "missed")
+    assert marks
+    keys = {"kind", "goal", "treasure", "spells", "modifier", "best", "move", "to", "path"}
+    for mark in marks:
+        assert set(mark) - {"frame"} == keys and ("frame" in mark) == bool(mark["spells"])
+        assert all(s["type"] in ("push", "rotate", "switch") for s in mark["spells"])
+        assert mark["move"] == {"type": "move", "to": mark["to"], "spell": bool(mark["modifier"])}
+        assert mark["modifier"] in (None, "traverse", "teleport", "escape")
