@@ -110,10 +110,14 @@ def check_every_frame(page: Any, server: str, game_id: str, actions: int) -> Non
     assert page.evaluate(STEP_TO_THE_END) == actions
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """The app under uvicorn, on its own port and database; yields the base URL."""
-    process = ServerProcess(tmp_path, {"DATABASE_URL": f"sqlite:///{tmp_path / 'e2e.db'}"})
+# Rate limits count per client address, and every test's browser is 127.0.0.1.
+UNLIMITED = {"ROOMS_PER_MINUTE": "0", "JOINS_PER_MINUTE": "0", "IMPORTS_PER_MINUTE": "0"}
+
+
+def _serve(log_dir: Path) -> Iterator[str]:
+    process = ServerProcess(
+        log_dir, {"DATABASE_URL": f"sqlite:///{log_dir / 'e2e.db'}", **UNLIMITED}
+    )
     try:
         process.start()
     except RuntimeError as exc:
@@ -124,8 +128,23 @@ def server(tmp_path: Path) -> Iterator[str]:
         process.stop()
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app under uvicorn, on its own port and database, shared by a module's tests:
+    starting a server costs seconds, and rooms and games are apart by their codes anyway.
+    A test that reads the lobby's lists (which show every room) takes `fresh_server`."""
+    yield from _serve(tmp_path_factory.mktemp("server"))
+
+
 @pytest.fixture
+def fresh_server(tmp_path: Path) -> Iterator[str]:
+    """A server of the test's own, on an empty database."""
+    yield from _serve(tmp_path)
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """One Chromium per module; each test opens its own contexts (own storage, cookies)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -409,7 +409,8 @@ def test_one_bonus_line_and_no_stale_controls(server: str, browser: Any) -> None
     assert errors == []
 
 
-def test_lobby_lists_read_cleanly(server: str, browser: Any, tmp_path: Path) -> None:
+def test_lobby_lists_read_cleanly(fresh_server: str, browser: Any, tmp_path: Path) -> None:
+    server = fresh_server  # this test reads the lobby's lists
     long = "Maximilian-Alexander von Hohenzollern"[:32]
     record = greedy_record(players=2, seed="e2e-lobby")
     record["players"] = [long, "Bo"]
@@ -466,7 +467,8 @@ def test_replay_layout_holds(server: str, browser: Any) -> None:
     assert width >= 250
 
 
-def test_live_games_show_a_live_board(server: str, browser: Any, tmp_path: Path) -> None:
+def test_live_games_show_a_live_board(fresh_server: str, browser: Any, tmp_path: Path) -> None:
+    server = fresh_server  # this test reads the lobby's lists
     url, a, _b, errors = two_players(server, browser, "classic")
     a.click("[data-testid=start-button]")
     lobby = browser.new_page(**DESKTOP)

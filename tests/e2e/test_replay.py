@@ -105,7 +105,8 @@ def test_keyboard_steps_through_a_replay(server: str, browser: Any) -> None:
     assert errors == []
 
 
-def test_a_replay_link_opens_at_a_move(server: str, browser: Any) -> None:
+def test_a_replay_link_opens_at_a_move(fresh_server: str, browser: Any) -> None:
+    server = fresh_server  # this test reads the lobby's lists
     game_id, _ = import_game(server)
     page = browser.new_page(**CHROMIUM_ARGS)
     page.goto(f"{server}/replay/{game_id}?at=4")

@@ -47,8 +47,9 @@ def test_play_against_the_computer(server: str, browser, tmp_path: Path) -> None
 
 
 def test_the_host_sets_up_the_room_and_a_guest_sees_it(
-    server: str, browser, tmp_path: Path
+    fresh_server: str, browser, tmp_path: Path
 ) -> None:
+    server = fresh_server  # this test reads the lobby's lists
     host_ctx, guest_ctx = browser.new_context(**DESKTOP), browser.new_context(**PHONE)
     for ctx in (host_ctx, guest_ctx):
         ctx.set_default_timeout(15000)
