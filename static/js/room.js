@@ -275,7 +275,10 @@ function updateTitle(view) {
   const mine = app.seat !== null && view && actorOf(view) === app.seat;
   const base = t("room.title", { code }) + " — " + t("app.title");
   document.title = mine ? "● " + t("notify.title_mine") + " — " + base : base;
-  notifier.update(!!mine, base);
+  // A seat waiting for the start is "not my turn" (a start that gives it the first turn is
+  // told); a page opened on a running game decides nothing before its first state.
+  const waiting = !view && app.seat !== null && app.room && app.room.status === "lobby";
+  notifier.update(view ? !!mine : waiting ? false : null, base);
 }
 
 // ---------------------------------------------------------------- during the game: seats, clock, away
@@ -417,6 +420,7 @@ function setRoom(room) {
   renderOptions();
   if (app.game && app.hasState) app.game.render({});
   renderDuringGame();
+  updateTitle(app.game ? app.game.view : null);
 }
 
 /** The room's options in words, in its header and above its seats. */
