@@ -43,7 +43,7 @@ const OWN_ART = {
 let spriteReady = false;
 
 /** Add the three glyphs the classic sprite lacks (static, trusted markup). */
-function ensureCardSprite() {
+export function ensureCardSprite() {
   if (spriteReady) return;
   spriteReady = true;
   const parts = Object.entries(OWN_ART).map(([name, art]) => `<symbol id="m-${name}" viewBox="-50 -50 100 100">${art}</symbol>`);
@@ -70,7 +70,7 @@ function motifIcon(name, size = 22) {
 }
 
 /** Two chain links in a cell's corner: this placement links two identical treasures. */
-function linkMark() {
+export function linkMark() {
   const g = svg("g", { class: "link-mark", "aria-hidden": "true", transform: "translate(80 20) rotate(-45)" });
   g.append(svg("rect", { x: -13, y: -5, width: 16, height: 10, rx: 5 }));
   g.append(svg("rect", { x: -3, y: -5, width: 16, height: 10, rx: 5 }));
@@ -78,7 +78,7 @@ function linkMark() {
 }
 
 /** One card in local coordinates 0..100: the path, then the motif in the middle. */
-function drawCard(card, rotation = 0) {
+export function drawCard(card, rotation = 0) {
   const g = drawTile({ open: card.open, treasure: null, fixed: false }, { rotation });
   g.classList.add("card-tile");
   g.append(svg("circle", { class: "treasure-bg", cx: 50, cy: 50, r: 22 }));
