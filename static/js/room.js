@@ -561,7 +561,7 @@ function renderLog() {
     const seat = entry.seat;
     const name = seat === null || seat === undefined ? "" : app.names.get(seat) || `#${seat}`;
     const words = entryWords(entry.notation, { variant: variant.id, names: seatName, events: entry.events });
-    list.append(h("li", { class: "log-entry", "data-testid": "log-entry", "data-seq": entry.seq },
+    list.append(h("li", { class: "log-entry", "data-testid": "log-entry", "data-seq": entry.seq, "data-seat": seat ?? "" },
       h("span", { class: "log-seq" }, `${entry.seq}.`),
       seat === null || seat === undefined ? null : colorDot(app.colors.get(seat) || COLORS[seat % 4]),
       h("span", { class: "log-text" }, h("span", { class: "log-name" }, name), " ", h("span", { class: "log-words", "data-testid": "log-words" }, words)),
