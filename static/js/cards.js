@@ -10,6 +10,7 @@ import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
 import { formatList, t } from "./i18n.js";
+import { DIRECTIONS, focusNearest, usingKeyboard } from "./keyboard-focus.js";
 import { drawTile, SVG_NS, svg } from "./tiles.js";
 
 const CELL = 100;
@@ -128,6 +129,13 @@ export class CardsUI extends GameUI {
     els.board.setAttribute("preserveAspectRatio", "xMidYMid meet");
     this.setupPanZoom();
     document.addEventListener("keydown", (ev) => this.onKey(ev));
+    // Arrow keys go from a lit square or a card to take to the nearest one that way.
+    els.board.addEventListener("keydown", (ev) => {
+      const from = ev.target;
+      if (!DIRECTIONS[ev.key] || ev.altKey || ev.ctrlKey || ev.metaKey || !from.getAttribute || !from.hasAttribute("data-pos")) return;
+      ev.preventDefault();
+      focusNearest(from, els.board.querySelectorAll('[data-pos][tabindex="0"]'), ev.key);
+    });
   }
 
   setState(msg, consecutive) {
@@ -186,13 +194,30 @@ export class CardsUI extends GameUI {
     if (ev.key === "r" || ev.key === "R") {
       ev.preventDefault();
       this.rotate(ev.shiftKey ? -1 : 1);
+      this.toLitSquare();
     } else if (ev.key === "1" || ev.key === "2") {
       const me = this.me();
       const index = Number(ev.key) - 1;
-      if (me && me.hand && index < me.hand.length) this.select(index);
+      if (me && me.hand && index < me.hand.length) {
+        this.select(index);
+        this.toLitSquare();
+      }
     } else if (ev.key === "f" || ev.key === "F") {
       this.fit();
     }
+  }
+
+  /**
+   * A card chosen or turned from the keyboard: the focus goes to its first lit square
+   * (unless it is on one already, which the redraw kept), so Enter places it there and
+   * the arrow keys go to the others.
+   */
+  toLitSquare() {
+    if (!usingKeyboard()) return;
+    const active = document.activeElement;
+    if (active && active.classList && active.classList.contains("place-cell")) return;
+    const cell = this.els.board.querySelector(".place-cell.legal");
+    if (cell) cell.focus({ preventScroll: true });
   }
 
   /** What the legal list offers now. */
@@ -529,7 +554,10 @@ export class CardsUI extends GameUI {
       row.append(h("button", {
         type: "button", class: "hand-card" + (isSel ? " selected" : "") + (linksHere ? " links" : ""), "data-testid": `hand-${i}`,
         "aria-pressed": isSel ? "true" : "false", title: motifName(card.motif),
-        on: { click: () => this.select(i) },
+        on: { click: (ev) => {
+          this.select(i);
+          if (ev.detail === 0) this.toLitSquare(); // Enter or Space, not a pointer
+        } },
       }, cardIcon(card, isSel ? this.rotation : 0, 76), h("span", { class: "hand-label" }, motifName(card.motif))));
     });
     if (!(me.hand || []).length) row.append(h("span", { class: "muted" }, t("cards.hand_empty")));

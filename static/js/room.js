@@ -10,6 +10,7 @@ import { MasterUI } from "./master.js";
 import { TeamUI } from "./team.js";
 import { byId, colorDot, flash, h, unflash } from "./dom.js";
 import { ClockView, setServerNow } from "./clock.js";
+import { FocusKeeper } from "./keyboard-focus.js";
 import { askNotifications, canAskNotifications, isMuted, setMuted, TurnNotifier } from "./notify.js";
 import { connMark, presenceNews } from "./presence.js";
 import { initI18n, lang, onLanguageChange, t } from "./i18n.js";
@@ -129,7 +130,37 @@ function errorText(codeName, message) {
 
 // ---------------------------------------------------------------- the game UI
 
+// Where a keyboard player's focus goes when a re-render removed the control they used:
+// the next step's controls, the likeliest first (see keyboard-focus.js).
+const NEXT_CONTROLS = [
+  "[data-testid=decisions] button",
+  "[data-testid^=orient-]",
+  "[data-testid=team-spells] [data-testid^=rotate-]",
+  "#board [data-key^='cell-'][tabindex]",
+  "#board [data-key^='pawn-'][tabindex]",
+  "#board [data-key^='arrow-'][tabindex]",
+  "#board .place-cell.legal",
+  "[data-testid=take-button]",
+  "[data-testid^=discard-]",
+  "[data-testid=turn-first-card]",
+  "[data-testid=end-turn]",
+];
+
 function createGameUI() {
+  const ui = newGameUI();
+  if (!ui) return null;
+  // Every redraw, whatever asked for it, keeps a keyboard player's place.
+  const keeper = new FocusKeeper(byId("room-page"), byId("board"), NEXT_CONTROLS);
+  const render = ui.render.bind(ui);
+  ui.render = (...args) => {
+    keeper.save();
+    render(...args);
+    keeper.restore();
+  };
+  return ui;
+}
+
+function newGameUI() {
   const Ui = GAME_UIS[variant.id];
   if (!Ui) return null;
   return new Ui(

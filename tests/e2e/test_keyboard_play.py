@@ -23,35 +23,34 @@ FOCUSED = """() => {
 MATCHES = "(s) => !!document.activeElement && document.activeElement.matches(s)"
 
 
-def tab_to(page: Any, selector: str, limit: int = 200) -> str:
-    """Press Tab until the focused element matches `selector`; what it is."""
-    for _ in range(limit):
-        page.keyboard.press("Tab")
+def tab_to(page: Any, selector: str, limit: int = 200) -> int:
+    """Press Tab until the focused element matches `selector`; how many presses it took
+    (0: the page had put the focus there already)."""
+    for presses in range(limit + 1):
         if page.evaluate(MATCHES, selector):
-            print("TABS", selector, _ + 1)
-            return str(page.evaluate(FOCUSED))
+            return presses
+        page.keyboard.press("Tab")
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def enter_on(page: Any, selector: str, key: str = "Enter") -> str:
-    """Reach a control with Tab and act on it with `key`."""
-    reached = tab_to(page, selector)
-    page.keyboard.press(key)
-    return reached
+def focused(page: Any) -> str:
+    return str(page.evaluate(FOCUSED))
 
 
-def play(page: Any, selector: str, key: str = "Enter") -> str:
-    """`enter_on`, for a control that sends an action: wait until the page shows it done
-    (its log one longer), so the next step reads the new position."""
+def play(page: Any, selector: str, key: str = "Enter") -> int:
+    """Reach a control that sends an action with Tab, act with `key`, and wait until the
+    page shows the action done (its log one longer) so the next step reads the new
+    position. The Tab presses it took."""
     count = log_count(page)
-    reached = enter_on(page, selector, key)
+    presses = tab_to(page, selector)
+    page.keyboard.press(key)
     wait_for_js(
         page,
         "(n) => Number(document.querySelector('[data-testid=move-log]').dataset.count) > n",
         arg=count,
         timeout=10000,
     )
-    return reached
+    return presses
 
 
 MY_STEP_OR_NOT = """() => {
@@ -94,14 +93,18 @@ def test_master_by_keyboard_alone(server: str, browser: Any) -> None:
     (page, other), errors = started(server, browser, "master", {}, DESKTOP)
     no_clicks(page)
     my_step(page)
-    page.locator("[data-testid=board]").focus()  # where a keyboard user starts: the board
-    first = play(page, "[data-testid^=arrow-][data-active=true]")
-    assert first.startswith("arrow-")
+    # from the top of the page to an arrow, once; from then on the page keeps the focus
+    # where play goes on: every later step needs no Tab at all
+    play(page, "[data-testid^=arrow-][data-active=true]")
     page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
     my_step(page)
-    assert play(page, "[data-testid^=cell-]").startswith("cell-")
-    # then whatever the turn asks (a coin, a re-roll, a double turn...), by Tab and Enter,
-    # until the turn is the other player's; a duel may ask the other player too
+    assert focused(page).startswith("cell-")  # the first lit cell, after the push
+    page.keyboard.press("ArrowDown")  # the arrow keys go from cell to cell
+    page.keyboard.press("ArrowRight")
+    assert focused(page).startswith("cell-")
+    assert play(page, "[data-testid^=cell-]") == 0
+    # then whatever the turn asks (a coin, a re-roll, a double turn...), by Enter, until
+    # the turn is the other player's; a duel may ask the other player too
     for _ in range(12):
         wait_for_js(page, MY_STEP_OR_NOT, timeout=10000)
         if page.get_attribute("[data-testid=board]", "data-my-turn") == "false":
@@ -114,16 +117,18 @@ def test_master_by_keyboard_alone(server: str, browser: Any) -> None:
             continue
         phase = page.get_attribute("[data-testid=turn-status]", "data-phase")
         if phase == "push":  # a double turn: a whole turn more
-            play(page, "[data-testid^=arrow-][data-active=true]")
+            assert play(page, "[data-testid^=arrow-][data-active=true]") == 0
         elif phase == "move":
-            play(page, "[data-testid^=cell-]")
+            assert play(page, "[data-testid^=cell-]") == 0
         else:
-            play(page, "[data-testid=decisions] button")
+            assert play(page, "[data-testid=decisions] button") == 0, phase
     turn_passed(page, other, 0)
     seats = other.locator("[data-testid=log-entry]").evaluate_all(
         "(es) => es.map((e) => e.getAttribute('data-seat'))"
     )
     assert seats[:2] == ["0", "0"]  # Ann's push and move, made by keyboard
+    # waiting for the next turn, the focus stays on the board (not the top of the page)
+    assert page.evaluate("() => document.activeElement.id") == "board"
     assert pointer_clicks(page) == 0
     assert errors == []
 
@@ -132,67 +137,71 @@ def test_team_by_keyboard_alone(server: str, browser: Any) -> None:
     (page, other), errors = started(server, browser, "team", {"mode": "introductory"}, DESKTOP)
     no_clicks(page)
     my_step(page)
-    page.locator("[data-testid=board]").focus()
-    if page.locator("[data-testid=turn-first-card]:enabled").count():
-        enter_on(page, "[data-testid=turn-first-card]")
-        my_step(page)
     before = log_count(other)
-    # the Rotate spell: its button, a tile on the board, then the new orientation
-    enter_on(page, "[data-testid=spell-rotate]")
+    if page.locator("[data-testid=turn-first-card]:enabled").count():
+        play(page, "[data-testid=turn-first-card]")
+        my_step(page)
+    # the Rotate spell: its button, then the tile to turn (the page goes there), then its
+    # new orientation (the page goes to the choices)
+    tab_to(page, "[data-testid=spell-rotate]")
+    page.keyboard.press("Enter")
     page.wait_for_selector("[data-testid=spell-help]")
-    enter_on(page, "[data-testid^=cell-]", key=" ")
-    play(page, "[data-testid^=rotate-]:not([data-testid^=rotate-c])")
-    assert log_count(page) == before + 1
+    assert focused(page).startswith("cell-")
+    page.keyboard.press(" ")
+    page.wait_for_selector("[data-testid=team-spells] [data-testid^=rotate-]")
+    assert play(page, "[data-testid=team-spells] [data-testid^=rotate-]") == 0
     my_step(page)
-    # the Push spell through a slot, then a move
-    play(page, "[data-testid^=arrow-][data-active=true]")
-    my_step(page)
-    play(page, "[data-testid^=cell-]")
-    # then, unless the move ended the turn: orient a face-down tile stepped onto, a bonus
-    # move after a treasure, and the end of the turn, all by keyboard
-    for _ in range(4):
+    # a move, from the lit cell the page chose; then the push, the end of the turn, and
+    # whatever a found treasure or a face-down tile asks, each where the page puts it
+    assert play(page, "[data-testid^=cell-]") == 0
+    for _ in range(6):
         wait_for_js(page, MY_STEP_OR_NOT, timeout=10000)
         if page.get_attribute("[data-testid=board]", "data-my-turn") == "false":
             break
         if page.get_attribute("[data-testid=turn-status]", "data-phase") == "orient":
-            play(page, "[data-testid^=orient-]")
+            assert play(page, "[data-testid^=orient-]") == 0
+        elif page.evaluate(MATCHES, "[data-key^=cell-]"):
+            assert play(page, "[data-testid^=cell-]") == 0  # a bonus move
+        elif page.evaluate(MATCHES, "[data-key^=arrow-]"):
+            assert play(page, "[data-testid^=arrow-][data-active=true]") == 0
         else:
-            play(page, "[data-testid=end-turn]:enabled")
+            assert play(page, "[data-testid=end-turn]:enabled") == 0
     turn_passed(page, other, before)
     notations = other.locator("[data-testid=log-entry][data-seat='0'] .log-notation")
     texts = notations.all_text_contents()
-    # the rotation, the push and the move chosen by keyboard (after Daedalus' card)
+    # the rotation, the move and the push chosen by keyboard (after Daedalus' card)
     rotated = next(i for i, n in enumerate(texts) if n.startswith("rotate:"))
     assert len(texts[rotated:]) >= 3, texts
     assert pointer_clicks(page) == 0
     assert errors == []
 
 
+LIT = ".place-cell.legal"
+
+
 def test_cards_by_keyboard_alone(server: str, browser: Any) -> None:
     (page, other), errors = started(server, browser, "cards", {}, DESKTOP)
     no_clicks(page)
     my_step(page)
-    page.locator("[data-testid=board]").focus()
-    # a hand card chosen by Tab and Enter, turned with R; the lit squares follow
-    hand = page.locator("[data-testid=hand-panel] .hand-card")
-    assert hand.count() == 2
-    chosen = enter_on(page, "[data-testid=hand-panel] .hand-card")
-    assert chosen.startswith("hand-")
-    my_step(page)
-    for _ in range(4):  # some rotation of a placeable card has lit squares
-        if page.locator(".place-cell.legal").count():
+    # a hand card chosen by Tab and Enter
+    tab_to(page, "[data-testid=hand-1]")
+    page.keyboard.press("Enter")
+    wait_for_js(page, "() => document.querySelector('[data-testid=hand-1]').ariaPressed === 'true'")
+    # 1 and 2 choose a card, R turns it; once it has lit squares the focus is on one
+    for key in ["r", "r", "r", "1", "r", "r", "r"]:
+        if page.locator(LIT).count():
             break
-        page.keyboard.press("r")
-    if not page.locator(".place-cell.legal").count():
-        page.keyboard.press("2" if chosen == "hand-0" else "1")  # the other card
-        for _ in range(4):
-            if page.locator(".place-cell.legal").count():
-                break
-            page.keyboard.press("r")
-    placed = enter_on(page, ".place-cell.legal")
-    assert "," in placed  # a square of the layout, by its coordinates
-    # a take, when the placement linked: confirmed by Tab and Enter (Space on a card
-    # toggles it); otherwise the turn is over already
+        page.keyboard.press(key)
+    assert page.locator(LIT).count()
+    assert page.evaluate(MATCHES, LIT)
+    for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"):
+        page.keyboard.press(key)  # from lit square to lit square (or stays)
+        assert page.evaluate(MATCHES, LIT)
+    placed = focused(page)
+    assert "," in placed  # a square of the table, by its coordinates
+    page.keyboard.press("Enter")
+    # a take, when the placement linked: the page goes to its button, the largest choice
+    # already made; otherwise the turn is over already
     wait_for_js(
         page,
         """() => {
@@ -203,8 +212,9 @@ def test_cards_by_keyboard_alone(server: str, browser: Any) -> None:
         timeout=10000,
     )
     if page.get_attribute("[data-testid=board]", "data-my-turn") == "true":
-        enter_on(page, "[data-testid=take-button]:enabled")
+        assert play(page, "[data-testid=take-button]:enabled") == 0
     turn_passed(page, other, 0)
-    assert other.get_attribute("[data-testid=board]", "data-cards") == "5"
+    assert other.locator(f"[data-testid=board] .layout-card[data-pos='{placed}']").count() == 1
+    assert page.evaluate("() => document.activeElement.id") == "board"
     assert pointer_clicks(page) == 0
     assert errors == []
