@@ -20,7 +20,7 @@ replay build process and stored like the replay body:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from app.analysis import cards, classic, master, team
@@ -34,6 +34,37 @@ JUDGES: dict[str, Judge] = {
     "cards": cards.judge,
     "team": team.judge,
 }
+
+# Where a turn begins, per variant: the rule each judge cuts its record with, and whether a
+# change of seat also begins one (Team's players may end a turn without an `end` action
+# when the game does it for them).
+TURN_STARTS: dict[str, tuple[Callable[[JSON, JSON | None], bool], bool]] = {
+    "classic": (classic.starts, False),
+    "master": (master.starts, False),
+    "cards": (cards.starts, False),
+    "team": (team.starts, True),
+}
+
+
+def count_turns(variant: str, log: Iterable[tuple[int, str | None]]) -> int | None:
+    """How many turns a log of `(seat, action type)` holds, cut as the judges cut it (a
+    classic turn is a push and a move; a double turn is two): what a person means by "a
+    33-turn game", where the log's `seq` counts 66 actions. None for an unknown variant.
+
+    The rules see each action's type only, which is all any of them reads."""
+    if variant not in TURN_STARTS:
+        return None
+    starts, by_seat = TURN_STARTS[variant]
+    turns = 0
+    previous: JSON | None = None
+    last_seat: int | None = None
+    for seat, kind in log:
+        action: JSON = {"type": kind}
+        if starts(action, previous) or (by_seat and turns and seat != last_seat):
+            turns += 1
+        previous, last_seat = action, seat
+    return turns
+
 
 # The kinds of mark that count against a turn's accuracy (a gift, a risk, a coin or a
 # double turn left unused is told, but a turn is "accurate" when it missed nothing it

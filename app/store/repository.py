@@ -732,6 +732,23 @@ class Repository:
                 for r in rows
             ]
 
+    def action_kinds(self, game_ids: list[str]) -> dict[str, list[tuple[int, str | None]]]:
+        """Each game's log as `(seat, action type)` in order: what cutting it into turns
+        needs, without reading whole payloads (the lobby asks for a page of games at once)."""
+        if not game_ids:
+            return {}
+        kind = models.Action.payload["type"].as_string()
+        query = (
+            select(models.Action.game_id, models.Action.seat, kind)
+            .where(models.Action.game_id.in_(game_ids))
+            .order_by(models.Action.game_id, models.Action.seq)
+        )
+        out: dict[str, list[tuple[int, str | None]]] = {game_id: [] for game_id in game_ids}
+        with self._sessions() as s:
+            for game_id, seat, action_type in s.execute(query):
+                out[game_id].append((seat, action_type))
+        return out
+
     def count_games(self, status: str | None = None) -> int:
         with self._sessions() as s:
             query = select(func.count()).select_from(models.Game)

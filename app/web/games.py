@@ -17,6 +17,7 @@ from anyio import to_thread
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
+from app.analysis import count_turns
 from app.records import InvalidRecord, import_summary, verify
 from app.replays import iso, record_of, require_finished
 from app.rooms.errors import RoomError, not_found
@@ -40,8 +41,9 @@ MAX_IMPORT_BYTES = 4 * 1024 * 1024
 CHUNK = 64 * 1024
 
 
-def game_summary(game: GameRecord) -> dict[str, Any]:
-    """A list entry: the protocol's fields, plus `result` and `imported` (ext)."""
+def game_summary(game: GameRecord, turns: int | None = None) -> dict[str, Any]:
+    """A list entry: the protocol's fields, plus `result`, `imported` and `turns` (ext):
+    `seq` counts actions (a classic turn is two), `turns` what players call turns."""
     return {
         "id": game.id,
         "room": game.room_code,
@@ -54,6 +56,7 @@ def game_summary(game: GameRecord) -> dict[str, Any]:
         "result": game.result,
         "imported": game.imported,
         "left": game.left or [],
+        "turns": turns,
     }
 
 
@@ -91,10 +94,11 @@ async def list_games(
     since = _cutoff(request)
     games = await to_thread.run_sync(repo.list_games, status, variant, limit, offset, since)
     total = await to_thread.run_sync(repo.count_matching, status, variant, since)
+    logs = await to_thread.run_sync(repo.action_kinds, [game.id for game in games])
     entries = []
     for game in games:
         try:
-            entry = game_summary(game)
+            entry = game_summary(game, count_turns(game.variant, logs.get(game.id, [])))
             json.dumps(entry, ensure_ascii=False).encode()
         except Exception:  # one row that cannot be shown never takes the list down
             log.exception("a game cannot be listed", extra={"game": game.id})
@@ -127,7 +131,8 @@ async def _record(repo: Repository, game: GameRecord) -> dict[str, Any]:
 @router.get("/games/{game_id}")
 async def get_game(game_id: str, request: Request, repo: Repo, service: Service) -> dict[str, Any]:
     game = await _game(repo, game_id)
-    body = game_summary(game) | {
+    logs = await to_thread.run_sync(repo.action_kinds, [game.id])
+    body = game_summary(game, count_turns(game.variant, logs[game.id])) | {
         "options": game.options,
         "seed_hash": game.seed_hash,
         "result": game.result,

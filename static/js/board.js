@@ -5,6 +5,7 @@
  */
 
 import { cellName, lang, slotName, t } from "./i18n.js";
+import { DIRECTIONS, focusNearest } from "./keyboard-focus.js";
 import { drawTile, svg } from "./tiles.js";
 
 const C = 100;           // cell size (SVG units)
@@ -54,7 +55,6 @@ function isTouch(ev) {
   return !!ev && (ev.pointerType === "touch" || ev.pointerType === "pen");
 }
 
-const DIRECTIONS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
 /** What a cell's drawing depends on: the tile's fields and the home drawn on it. */
 function tileSig(tile, home) {
@@ -101,30 +101,10 @@ export class BoardView {
 
   /** Move the focus from one board control to the nearest one in the arrow's direction. */
   onArrowKey(ev) {
-    const dir = DIRECTIONS[ev.key];
     const from = ev.target;
-    if (!dir || ev.altKey || ev.ctrlKey || ev.metaKey || !from || !from.getAttribute || !from.getAttribute("data-key")) return;
+    if (!DIRECTIONS[ev.key] || ev.altKey || ev.ctrlKey || ev.metaKey || !from || !from.getAttribute || !from.getAttribute("data-key")) return;
     ev.preventDefault();
-    const box = from.getBoundingClientRect();
-    const x0 = box.left + box.width / 2;
-    const y0 = box.top + box.height / 2;
-    let best = null;
-    let bestScore = Infinity;
-    for (const el of this.root.querySelectorAll("[data-key][tabindex]")) {
-      if (el === from) continue;
-      const b = el.getBoundingClientRect();
-      const dx = b.left + b.width / 2 - x0;
-      const dy = b.top + b.height / 2 - y0;
-      const along = dx * dir[0] + dy * dir[1];
-      if (along <= 1) continue;
-      const across = Math.abs(dx * dir[1]) + Math.abs(dy * dir[0]);
-      const score = along + 2 * across;
-      if (score < bestScore) {
-        bestScore = score;
-        best = el;
-      }
-    }
-    if (best) best.focus();
+    focusNearest(from, this.root.querySelectorAll("[data-key][tabindex]"), ev.key);
   }
 
   /** An active arrow chosen: on a touch screen the first tap previews, the second pushes. */

@@ -10,6 +10,7 @@ import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
 import { formatList, t } from "./i18n.js";
+import { DIRECTIONS, focusNearest, usingKeyboard } from "./keyboard-focus.js";
 import { drawTile, SVG_NS, svg } from "./tiles.js";
 
 const CELL = 100;
@@ -43,7 +44,7 @@ const OWN_ART = {
 let spriteReady = false;
 
 /** Add the three glyphs the classic sprite lacks (static, trusted markup). */
-function ensureCardSprite() {
+export function ensureCardSprite() {
   if (spriteReady) return;
   spriteReady = true;
   const parts = Object.entries(OWN_ART).map(([name, art]) => `<symbol id="m-${name}" viewBox="-50 -50 100 100">${art}</symbol>`);
@@ -70,7 +71,7 @@ function motifIcon(name, size = 22) {
 }
 
 /** Two chain links in a cell's corner: this placement links two identical treasures. */
-function linkMark() {
+export function linkMark() {
   const g = svg("g", { class: "link-mark", "aria-hidden": "true", transform: "translate(80 20) rotate(-45)" });
   g.append(svg("rect", { x: -13, y: -5, width: 16, height: 10, rx: 5 }));
   g.append(svg("rect", { x: -3, y: -5, width: 16, height: 10, rx: 5 }));
@@ -78,7 +79,7 @@ function linkMark() {
 }
 
 /** One card in local coordinates 0..100: the path, then the motif in the middle. */
-function drawCard(card, rotation = 0) {
+export function drawCard(card, rotation = 0) {
   const g = drawTile({ open: card.open, treasure: null, fixed: false }, { rotation });
   g.classList.add("card-tile");
   g.append(svg("circle", { class: "treasure-bg", cx: 50, cy: 50, r: 22 }));
@@ -128,6 +129,13 @@ export class CardsUI extends GameUI {
     els.board.setAttribute("preserveAspectRatio", "xMidYMid meet");
     this.setupPanZoom();
     document.addEventListener("keydown", (ev) => this.onKey(ev));
+    // Arrow keys go from a lit square or a card to take to the nearest one that way.
+    els.board.addEventListener("keydown", (ev) => {
+      const from = ev.target;
+      if (!DIRECTIONS[ev.key] || ev.altKey || ev.ctrlKey || ev.metaKey || !from.getAttribute || !from.hasAttribute("data-pos")) return;
+      ev.preventDefault();
+      focusNearest(from, els.board.querySelectorAll('[data-pos][tabindex="0"]'), ev.key);
+    });
   }
 
   setState(msg, consecutive) {
@@ -186,13 +194,30 @@ export class CardsUI extends GameUI {
     if (ev.key === "r" || ev.key === "R") {
       ev.preventDefault();
       this.rotate(ev.shiftKey ? -1 : 1);
+      this.toLitSquare();
     } else if (ev.key === "1" || ev.key === "2") {
       const me = this.me();
       const index = Number(ev.key) - 1;
-      if (me && me.hand && index < me.hand.length) this.select(index);
+      if (me && me.hand && index < me.hand.length) {
+        this.select(index);
+        this.toLitSquare();
+      }
     } else if (ev.key === "f" || ev.key === "F") {
       this.fit();
     }
+  }
+
+  /**
+   * A card chosen or turned from the keyboard: the focus goes to its first lit square
+   * (unless it is on one already, which the redraw kept), so Enter places it there and
+   * the arrow keys go to the others.
+   */
+  toLitSquare() {
+    if (!usingKeyboard()) return;
+    const active = document.activeElement;
+    if (active && active.classList && active.classList.contains("place-cell")) return;
+    const cell = this.els.board.querySelector(".place-cell.legal");
+    if (cell) cell.focus({ preventScroll: true });
   }
 
   /** What the legal list offers now. */
@@ -528,7 +553,10 @@ export class CardsUI extends GameUI {
       row.append(h("button", {
         type: "button", class: "hand-card" + (isSel ? " selected" : "") + (linksHere ? " links" : ""), "data-testid": `hand-${i}`,
         "aria-pressed": isSel ? "true" : "false", title: motifName(card.motif),
-        on: { click: () => this.select(i) },
+        on: { click: (ev) => {
+          this.select(i);
+          if (ev.detail === 0) this.toLitSquare(); // Enter or Space, not a pointer
+        } },
       }, cardIcon(card, isSel ? this.rotation : 0, 76), h("span", { class: "hand-label" }, motifName(card.motif))));
     });
     if (!(me.hand || []).length) row.append(h("span", { class: "muted" }, t("cards.hand_empty")));

@@ -138,12 +138,18 @@ async function loadAdjourned() {
       h("div", { class: "game-main" },
         h("span", { class: "game-players" }, formatList(playerNames(g))),
         h("span", { class: "game-meta" }, variantLabel(g.variant), " · ", t("lobby.adjourned_tag"), " · ",
-          t("lobby.moves", { n: g.seq ?? 0 }))),
+          lengthText(g))),
       h("a", { class: "button", href: `/r/${encodeURIComponent(g.room)}` }, t("lobby.resume")))));
     box.hidden = games.length === 0;
   } catch {
     box.hidden = true;
   }
+}
+
+/** A game's length in turns (one player's whole turn), as players count; an older
+ * server's entry has only `seq`, which counts actions (a classic turn is two). */
+function lengthText(g) {
+  return typeof g.turns === "number" ? t("lobby.turns", { n: g.turns }) : t("lobby.actions", { n: g.seq ?? 0 });
 }
 
 /** Player names of a game entry (names, or objects with a name). */
@@ -165,7 +171,7 @@ function renderLive() {
       h("div", { class: "game-main" },
         h("span", { class: "game-players", title: formatList(playerNames(g)) }, formatList(playerNames(g))),
         h("span", { class: "game-meta" },
-          variantLabel(g.variant), " · ", t("lobby.actions", { n: g.seq ?? 0 }),
+          variantLabel(g.variant), " · ", lengthText(g),
           g.started_at ? " · " + t("lobby.started", { date: formatDate(g.started_at) }) : "",
           " · ", h("span", { class: "watching", "data-testid": "watching" }, t("lobby.watching", { n: g.watching ?? 0 })))),
       h("a", { class: "button", href: `/r/${encodeURIComponent(g.room)}` }, t("lobby.watch"))));
@@ -193,7 +199,7 @@ function renderFinished() {
         h("span", { class: "game-players", title: formatList(playerNames(g)) }, formatList(playerNames(g))),
         h("span", { class: "game-winner" }, winnerText(g)),
         h("span", { class: "game-meta" },
-          variantLabel(g.variant), " · ", t("lobby.actions", { n: g.seq ?? 0 }),
+          variantLabel(g.variant), " · ", lengthText(g),
           g.finished_at ? " · " + t("lobby.ended", { date: formatDate(g.finished_at) }) : "",
           g.imported ? " · " + t("lobby.imported") : "")),
       h("a", { class: "button secondary", "data-testid": "replay-link", href: `/replay/${encodeURIComponent(g.id)}` }, t("lobby.replay"))));

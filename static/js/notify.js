@@ -68,9 +68,9 @@ export async function askNotifications() {
 }
 
 /**
- * Called with each state: when the turn becomes this player's, tell them.
- * @param {boolean} mine whether it is this page's seat's turn now
- * @param {string} roomTitle shown in a notification
+ * Called with each state: when the turn becomes this player's, tell them. Only a turn
+ * seen passing counts: the first game view after a (re)load is where things stand, so a
+ * player reloading on their own turn is not chimed at as though the turn had just come.
  */
 export class TurnNotifier {
   constructor() {
@@ -78,7 +78,13 @@ export class TurnNotifier {
     this.count = 0;
   }
 
+  /**
+   * @param {boolean|null} mine whether it is this page's seat's turn now; null while the
+   *   page shows no game yet (before the first state), which decides nothing
+   * @param {string} roomTitle shown in a notification
+   */
   update(mine, roomTitle) {
+    if (mine === null) return false;
     const became = mine && this.wasMine === false;
     this.wasMine = mine;
     if (!became) return false;

@@ -10,6 +10,7 @@ import { MasterUI } from "./master.js";
 import { TeamUI } from "./team.js";
 import { byId, colorDot, flash, h, unflash } from "./dom.js";
 import { ClockView, setServerNow } from "./clock.js";
+import { FocusKeeper } from "./keyboard-focus.js";
 import { askNotifications, canAskNotifications, isMuted, setMuted, TurnNotifier } from "./notify.js";
 import { connMark, presenceNews } from "./presence.js";
 import { initI18n, lang, onLanguageChange, t } from "./i18n.js";
@@ -129,7 +130,37 @@ function errorText(codeName, message) {
 
 // ---------------------------------------------------------------- the game UI
 
+// Where a keyboard player's focus goes when a re-render removed the control they used:
+// the next step's controls, the likeliest first (see keyboard-focus.js).
+const NEXT_CONTROLS = [
+  "[data-testid=decisions] button",
+  "[data-testid^=orient-]",
+  "[data-testid=team-spells] [data-testid^=rotate-]",
+  "#board [data-key^='cell-'][tabindex]",
+  "#board [data-key^='pawn-'][tabindex]",
+  "#board [data-key^='arrow-'][tabindex]",
+  "#board .place-cell.legal",
+  "[data-testid=take-button]",
+  "[data-testid^=discard-]",
+  "[data-testid=turn-first-card]",
+  "[data-testid=end-turn]",
+];
+
 function createGameUI() {
+  const ui = newGameUI();
+  if (!ui) return null;
+  // Every redraw, whatever asked for it, keeps a keyboard player's place.
+  const keeper = new FocusKeeper(byId("room-page"), byId("board"), NEXT_CONTROLS);
+  const render = ui.render.bind(ui);
+  ui.render = (...args) => {
+    keeper.save();
+    render(...args);
+    keeper.restore();
+  };
+  return ui;
+}
+
+function newGameUI() {
   const Ui = GAME_UIS[variant.id];
   if (!Ui) return null;
   return new Ui(
@@ -275,7 +306,10 @@ function updateTitle(view) {
   const mine = app.seat !== null && view && actorOf(view) === app.seat;
   const base = t("room.title", { code }) + " — " + t("app.title");
   document.title = mine ? "● " + t("notify.title_mine") + " — " + base : base;
-  notifier.update(!!mine, base);
+  // A seat waiting for the start is "not my turn" (a start that gives it the first turn is
+  // told); a page opened on a running game decides nothing before its first state.
+  const waiting = !view && app.seat !== null && app.room && app.room.status === "lobby";
+  notifier.update(view ? !!mine : waiting ? false : null, base);
 }
 
 // ---------------------------------------------------------------- during the game: seats, clock, away
@@ -417,6 +451,7 @@ function setRoom(room) {
   renderOptions();
   if (app.game && app.hasState) app.game.render({});
   renderDuringGame();
+  updateTitle(app.game ? app.game.view : null);
 }
 
 /** The room's options in words, in its header and above its seats. */
@@ -557,7 +592,7 @@ function renderLog() {
     const seat = entry.seat;
     const name = seat === null || seat === undefined ? "" : app.names.get(seat) || `#${seat}`;
     const words = entryWords(entry.notation, { variant: variant.id, names: seatName, events: entry.events });
-    list.append(h("li", { class: "log-entry", "data-testid": "log-entry", "data-seq": entry.seq },
+    list.append(h("li", { class: "log-entry", "data-testid": "log-entry", "data-seq": entry.seq, "data-seat": seat ?? "" },
       h("span", { class: "log-seq" }, `${entry.seq}.`),
       seat === null || seat === undefined ? null : colorDot(app.colors.get(seat) || COLORS[seat % 4]),
       h("span", { class: "log-text" }, h("span", { class: "log-name" }, name), " ", h("span", { class: "log-words", "data-testid": "log-words" }, words)),

@@ -2,6 +2,7 @@
 import { h } from "./dom.js";
 import { initI18n, onLanguageChange, t } from "./i18n.js";
 import { LEGEND, moveWords } from "./movelog.js";
+import { renderCardPictures } from "./rules-cards-pictures.js";
 import { renderPictures } from "./rules-pictures.js";
 import { ensureSprite, eventIcon, TREASURES, treasureIcon, treasureName } from "./tiles.js";
 
@@ -18,7 +19,7 @@ function render() {
       h("h3", {}, t("rules.creatures")), treasureList(TREASURES.slice(12)));
   }
   const pictures = document.getElementById("rules-pictures");
-  if (pictures) renderPictures(pictures);
+  if (pictures) (pictures.dataset.variant === "cards" ? renderCardPictures : renderPictures)(pictures);
   const notation = document.getElementById("notation-legend");
   if (notation) {
     // Each example in words through the very code the move log uses.

@@ -68,6 +68,12 @@ export class TeamUI extends ClassicUI {
     return super.act(action);
   }
 
+  /** The focus to the first board control whose key starts with `prefix` (a keyboard player's next step). */
+  toTargets(prefix) {
+    const target = this.els.board.querySelector(`[data-key^="${prefix}"][tabindex]`);
+    if (target) target.focus({ preventScroll: true });
+  }
+
   pickCell(cell) {
     if (this.mode === "switch" && this.picked) {
       const a = this.picked;
@@ -320,6 +326,12 @@ export class TeamUI extends ClassicUI {
       if (["traverse", "teleport", "escape"].includes(spell)) usable = has("move", (a) => a.spell);
       // Push and the move spells act through the board: a click says how.
       if (!onClick) onClick = () => { this.mode = this.mode === spell ? null : spell; this.picked = null; this.render({}); };
+      const chosen = onClick;
+      // Chosen from the keyboard (Enter or Space): on to the board, where the spell aims.
+      onClick = (ev) => {
+        chosen();
+        if (ev.detail === 0 && this.mode === spell) this.toTargets(spell === "push" ? "arrow-" : "cell-");
+      };
       // Its state in words under its name (phones show no tooltips).
       const state = !mine ? "wait" : used.has(spell) ? "used" : usable ? "ready" : "unavailable";
       row.append(h("button", {

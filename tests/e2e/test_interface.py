@@ -299,12 +299,11 @@ def test_a_rules_index_and_a_notation_legend_on_every_rules_page(
         for i in range(rows.count()):
             code, meaning = rows.nth(i).locator("td").all_text_contents()
             assert meaning and meaning != code, (variant, code)
-        if variant != "cards":
-            # pictures drawn by the board's own tile code
-            figures = page.locator("[data-testid=rules-pictures] figure")
-            assert figures.count() >= 7
-            assert page.locator("[data-testid=rules-pictures] .tile .tile-wall").count() >= 20
-            page.screenshot(path=str(tmp_path / f"rules-{variant}.png"), full_page=True)
+        # pictures drawn by the board's own tile code (the card game's through its cards)
+        figures = page.locator("[data-testid=rules-pictures] figure")
+        assert figures.count() >= 7
+        assert page.locator("[data-testid=rules-pictures] .tile .tile-wall").count() >= 20
+        page.screenshot(path=str(tmp_path / f"rules-{variant}.png"), full_page=True)
     page.select_option("#lang-select", "de")
     assert page.text_content("[data-testid=notation-legend] h2") == "Zugnotation"
 
@@ -425,7 +424,10 @@ def test_lobby_lists_read_cleanly(fresh_server: str, browser: Any, tmp_path: Pat
     assert names.get_attribute("title").startswith(long)
     winner = game.locator(".game-winner")
     assert winner.evaluate("e => getComputedStyle(e).color") != "rgb(179, 38, 30)"
-    assert re.search(rf"\b{len(record['actions'])} actions\b", game.text_content())
+    # turns, not actions: a classic turn is a push and a move (item 11)
+    turns = len(record["actions"]) // 2
+    assert re.search(rf"\b{turns} turns\b", game.text_content())
+    assert "actions" not in game.text_content() and "moves" not in game.text_content()
     # the four games, each with its pitch and rules link
     for variant in ("classic", "master", "team", "cards"):
         intro = page.locator(f"[data-testid=intro-{variant}]")
@@ -486,6 +488,14 @@ def test_live_games_show_a_live_board(fresh_server: str, browser: Any, tmp_path:
         timeout=15000,
     )
     lobby.screenshot(path=str(tmp_path / "lobby-live.png"))
+    # the live list counts that push and move as one turn (item 11), in each language
+    a.wait_for_selector("[data-testid=move-log][data-count='2']")
+    lobby.reload()
+    for lang, words in (("en", "1 turn"), ("fr", "1 tour"), ("de", "1 Zug")):
+        lobby.select_option("[data-testid=lang-select]", lang)
+        meta = lobby.locator("[data-testid=live-game] .game-meta").first
+        meta.wait_for()
+        assert re.search(rf"(^|· ){words}( ·|$)", meta.text_content()), meta.text_content()
     assert errors == []
 
 

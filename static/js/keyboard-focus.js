@@ -1,0 +1,123 @@
+/**
+ * Keyboard play across re-renders. A game page redraws its controls after every action
+ * (the pressed arrow, cell or button is replaced), which drops the focus to the top of
+ * the document: a keyboard player would Tab through the header again before every step.
+ * A `FocusKeeper` puts the focus back where play goes on: the same control when it is
+ * still there, else the first control of the next step (a decision, a lit cell, an
+ * active arrow, a place for a card...), else the board, to wait there for the next turn.
+ * It acts only for a player using the keyboard (the last input was a key): a mouse or a
+ * finger never sees a control light up by itself.
+ *
+ * `focusNearest` is the arrow keys' move from one control of a board to the nearest one
+ * that way, shared by the sliding board and the card game's table.
+ */
+
+let keyboard = false;
+document.addEventListener("keydown", (ev) => {
+  if (!ev.ctrlKey && !ev.metaKey && !ev.altKey) keyboard = true;
+}, true);
+document.addEventListener("pointerdown", () => {
+  keyboard = false;
+}, true);
+
+/** Whether the player's last input was a key (not a pointer). */
+export function usingKeyboard() {
+  return keyboard;
+}
+
+/** Arrow key -> screen direction. */
+export const DIRECTIONS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+
+/**
+ * Focus the element of `candidates` nearest to `from` in the arrow `key`'s direction (by
+ * their boxes on screen: along the way counts once, off to the side twice). Whether one
+ * was found.
+ * @param {Element} from
+ * @param {Iterable<Element>} candidates
+ * @param {string} key
+ */
+export function focusNearest(from, candidates, key) {
+  const dir = DIRECTIONS[key];
+  if (!dir) return false;
+  const box = from.getBoundingClientRect();
+  const x0 = box.left + box.width / 2;
+  const y0 = box.top + box.height / 2;
+  let best = null;
+  let bestScore = Infinity;
+  for (const el of candidates) {
+    if (el === from) continue;
+    const b = el.getBoundingClientRect();
+    const dx = b.left + b.width / 2 - x0;
+    const dy = b.top + b.height / 2 - y0;
+    const along = dx * dir[0] + dy * dir[1];
+    if (along <= 1) continue;
+    const across = Math.abs(dx * dir[1]) + Math.abs(dy * dir[0]);
+    const score = along + 2 * across;
+    if (score < bestScore) {
+      bestScore = score;
+      best = el;
+    }
+  }
+  if (best) best.focus();
+  return best !== null;
+}
+
+/** A control's identity across re-renders. */
+function keyOf(el) {
+  return el.getAttribute("data-testid") || el.getAttribute("data-key") || el.getAttribute("data-pos");
+}
+
+function visible(el) {
+  return !el.closest("[hidden]") && el.getClientRects().length > 0;
+}
+
+export class FocusKeeper {
+  /**
+   * @param {Element} area the part of the page the game's controls live in
+   * @param {Element} home where the focus waits when no control is left (made focusable
+   *   by script only: `tabindex="-1"`)
+   * @param {string[]} next selectors of the next step's controls, the likeliest first
+   */
+  constructor(area, home, next) {
+    this.area = area;
+    this.home = home;
+    this.next = next;
+    this.holding = false;
+    this.key = null;
+    if (!home.hasAttribute("tabindex")) home.setAttribute("tabindex", "-1");
+  }
+
+  /** Before a re-render: note the control that has the focus, if it is in the game. */
+  save() {
+    const active = document.activeElement;
+    if (!active || active === document.body) return;
+    this.holding = this.area.contains(active);
+    this.key = this.holding && active !== this.home ? keyOf(active) : null;
+  }
+
+  /** After a re-render: put back a focus the re-render dropped (see the module's text). */
+  restore() {
+    if (!this.holding || !usingKeyboard()) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== this.home) {
+      if (!this.area.contains(active)) this.holding = false;
+      return;
+    }
+    const focusable = (el) => el.getAttribute("tabindex") !== "-1" && !el.disabled && visible(el);
+    let target = null;
+    if (this.key && active !== this.home) {
+      target = [...this.area.querySelectorAll("[tabindex], button")].find((el) => keyOf(el) === this.key && focusable(el)) || null;
+    }
+    for (const selector of this.next) {
+      if (target) break;
+      target = [...this.area.querySelectorAll(selector)].find(focusable) || null;
+    }
+    if (target) {
+      target.focus({ preventScroll: true });
+      this.key = keyOf(target);
+    } else if (active !== this.home) {
+      this.home.focus({ preventScroll: true });
+      this.key = null;
+    }
+  }
+}

@@ -1,0 +1,220 @@
+"""Issue 14, item 16: every game playable by keyboard alone. Classic is played in
+test_phone_a11y.py; here Master, Team and the card game each play at least one whole turn
+with the keyboard only (Tab to reach a slot, a cell, a card or a button; Enter or Space to
+act; the game's own keys), with no click once the game has started, and the other player
+sees the turn in the log.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.e2e.conftest import wait_for_js
+from tests.e2e.test_phone_a11y import DESKTOP, started
+
+FOCUSED = """() => {
+  const e = document.activeElement;
+  return e && e !== document.body
+    ? e.getAttribute("data-testid") || e.getAttribute("data-key")
+      || e.getAttribute("data-pos") || e.tagName
+    : null;
+}"""
+
+MATCHES = "(s) => !!document.activeElement && document.activeElement.matches(s)"
+
+
+def tab_to(page: Any, selector: str, limit: int = 200) -> int:
+    """Press Tab until the focused element matches `selector`; how many presses it took
+    (0: the page had put the focus there already)."""
+    for presses in range(limit + 1):
+        if page.evaluate(MATCHES, selector):
+            return presses
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def focused(page: Any) -> str:
+    return str(page.evaluate(FOCUSED))
+
+
+def play(page: Any, selector: str, key: str = "Enter") -> int:
+    """Reach a control that sends an action with Tab, act with `key`, and wait until the
+    page shows the action done (its log one longer) so the next step reads the new
+    position. The Tab presses it took."""
+    count = log_count(page)
+    presses = tab_to(page, selector)
+    page.keyboard.press(key)
+    wait_for_js(
+        page,
+        "(n) => Number(document.querySelector('[data-testid=move-log]').dataset.count) > n",
+        arg=count,
+        timeout=10000,
+    )
+    return presses
+
+
+MY_STEP_OR_NOT = """() => {
+  const board = document.querySelector("[data-testid=board]").dataset;
+  return board.myTurn === "false" || board.legal === "ready";
+}"""
+
+
+def my_step(page: Any) -> None:
+    """Wait until the page is on its player's turn with the legal list in hand."""
+    page.wait_for_selector("[data-testid=board][data-my-turn=true][data-legal=ready]")
+
+
+def log_count(page: Any) -> int:
+    return int(page.get_attribute("[data-testid=move-log]", "data-count") or 0)
+
+
+def no_clicks(page: Any) -> None:
+    """From now on, any click that reaches the page fails the test (keyboard only); the
+    clicks Enter and Space synthesise on buttons carry `detail == 0`."""
+    page.evaluate(
+        """() => document.addEventListener("click", (ev) => {
+          if (ev.detail !== 0) window.__pointerClicks = (window.__pointerClicks || 0) + 1;
+        }, true)"""
+    )
+
+
+def pointer_clicks(page: Any) -> int:
+    return int(page.evaluate("() => window.__pointerClicks || 0"))
+
+
+def turn_passed(page: Any, other: Any, before: int) -> None:
+    """The turn went to seat 1 on both pages; the other page's log grew by it."""
+    other.wait_for_selector("[data-testid=turn-status][data-seat='1']")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='1']")
+    assert log_count(other) > before
+
+
+def test_master_by_keyboard_alone(server: str, browser: Any) -> None:
+    (page, other), errors = started(server, browser, "master", {}, DESKTOP)
+    no_clicks(page)
+    my_step(page)
+    # from the top of the page to an arrow, once; from then on the page keeps the focus
+    # where play goes on: every later step needs no Tab at all
+    play(page, "[data-testid^=arrow-][data-active=true]")
+    page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+    my_step(page)
+    assert focused(page).startswith("cell-")  # the first lit cell, after the push
+    page.keyboard.press("ArrowDown")  # the arrow keys go from cell to cell
+    page.keyboard.press("ArrowRight")
+    assert focused(page).startswith("cell-")
+    assert play(page, "[data-testid^=cell-]") == 0
+    # then whatever the turn asks (a coin, a re-roll, a double turn...), by Enter, until
+    # the turn is the other player's; a duel may ask the other player too
+    for _ in range(12):
+        wait_for_js(page, MY_STEP_OR_NOT, timeout=10000)
+        if page.get_attribute("[data-testid=board]", "data-my-turn") == "false":
+            if other.get_attribute("[data-testid=turn-status]", "data-seat") == "1":
+                break
+            if other.get_attribute("[data-testid=board]", "data-my-turn") == "true":
+                my_step(other)
+                play(other, "[data-testid=decisions] button")
+            page.wait_for_timeout(200)
+            continue
+        phase = page.get_attribute("[data-testid=turn-status]", "data-phase")
+        if phase == "push":  # a double turn: a whole turn more
+            assert play(page, "[data-testid^=arrow-][data-active=true]") == 0
+        elif phase == "move":
+            assert play(page, "[data-testid^=cell-]") == 0
+        else:
+            assert play(page, "[data-testid=decisions] button") == 0, phase
+    turn_passed(page, other, 0)
+    seats = other.locator("[data-testid=log-entry]").evaluate_all(
+        "(es) => es.map((e) => e.getAttribute('data-seat'))"
+    )
+    assert seats[:2] == ["0", "0"]  # Ann's push and move, made by keyboard
+    # waiting for the next turn, the focus stays on the board (not the top of the page)
+    assert page.evaluate("() => document.activeElement.id") == "board"
+    assert pointer_clicks(page) == 0
+    assert errors == []
+
+
+def test_team_by_keyboard_alone(server: str, browser: Any) -> None:
+    (page, other), errors = started(server, browser, "team", {"mode": "introductory"}, DESKTOP)
+    no_clicks(page)
+    my_step(page)
+    before = log_count(other)
+    if page.locator("[data-testid=turn-first-card]:enabled").count():
+        play(page, "[data-testid=turn-first-card]")
+        my_step(page)
+    # the Rotate spell: its button, then the tile to turn (the page goes there), then its
+    # new orientation (the page goes to the choices)
+    tab_to(page, "[data-testid=spell-rotate]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=spell-help]")
+    assert focused(page).startswith("cell-")
+    page.keyboard.press(" ")
+    page.wait_for_selector("[data-testid=team-spells] [data-testid^=rotate-]")
+    assert play(page, "[data-testid=team-spells] [data-testid^=rotate-]") == 0
+    my_step(page)
+    # a move, from the lit cell the page chose; then the push, the end of the turn, and
+    # whatever a found treasure or a face-down tile asks, each where the page puts it
+    assert play(page, "[data-testid^=cell-]") == 0
+    for _ in range(6):
+        wait_for_js(page, MY_STEP_OR_NOT, timeout=10000)
+        if page.get_attribute("[data-testid=board]", "data-my-turn") == "false":
+            break
+        if page.get_attribute("[data-testid=turn-status]", "data-phase") == "orient":
+            assert play(page, "[data-testid^=orient-]") == 0
+        elif page.evaluate(MATCHES, "[data-key^=cell-]"):
+            assert play(page, "[data-testid^=cell-]") == 0  # a bonus move
+        elif page.evaluate(MATCHES, "[data-key^=arrow-]"):
+            assert play(page, "[data-testid^=arrow-][data-active=true]") == 0
+        else:
+            assert play(page, "[data-testid=end-turn]:enabled") == 0
+    turn_passed(page, other, before)
+    notations = other.locator("[data-testid=log-entry][data-seat='0'] .log-notation")
+    texts = notations.all_text_contents()
+    # the rotation, the move and the push chosen by keyboard (after Daedalus' card)
+    rotated = next(i for i, n in enumerate(texts) if n.startswith("rotate:"))
+    assert len(texts[rotated:]) >= 3, texts
+    assert pointer_clicks(page) == 0
+    assert errors == []
+
+
+LIT = ".place-cell.legal"
+
+
+def test_cards_by_keyboard_alone(server: str, browser: Any) -> None:
+    (page, other), errors = started(server, browser, "cards", {}, DESKTOP)
+    no_clicks(page)
+    my_step(page)
+    # a hand card chosen by Tab and Enter
+    tab_to(page, "[data-testid=hand-1]")
+    page.keyboard.press("Enter")
+    wait_for_js(page, "() => document.querySelector('[data-testid=hand-1]').ariaPressed === 'true'")
+    # 1 and 2 choose a card, R turns it; once it has lit squares the focus is on one
+    for key in ["r", "r", "r", "1", "r", "r", "r"]:
+        if page.locator(LIT).count():
+            break
+        page.keyboard.press(key)
+    assert page.locator(LIT).count()
+    assert page.evaluate(MATCHES, LIT)
+    for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"):
+        page.keyboard.press(key)  # from lit square to lit square (or stays)
+        assert page.evaluate(MATCHES, LIT)
+    placed = focused(page)
+    assert "," in placed  # a square of the table, by its coordinates
+    page.keyboard.press("Enter")
+    # a take, when the placement linked: the page goes to its button, the largest choice
+    # already made; otherwise the turn is over already
+    wait_for_js(
+        page,
+        """() => {
+          const b = document.querySelector("[data-testid=board]");
+          return b.dataset.myTurn === "false"
+            || (b.dataset.phase === "take" && b.dataset.legal === "ready");
+        }""",
+        timeout=10000,
+    )
+    if page.get_attribute("[data-testid=board]", "data-my-turn") == "true":
+        assert play(page, "[data-testid=take-button]:enabled") == 0
+    turn_passed(page, other, 0)
+    assert other.locator(f"[data-testid=board] .layout-card[data-pos='{placed}']").count() == 1
+    assert page.evaluate("() => document.activeElement.id") == "board"
+    assert pointer_clicks(page) == 0
+    assert errors == []
