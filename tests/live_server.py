@@ -29,7 +29,8 @@ def http_json(method: str, url: str, body: dict | None = None, token: str | None
     if token:
         headers["Authorization"] = f"Bearer {token}"
     request = urllib.request.Request(url, data=data, method=method, headers=headers)
-    with urllib.request.urlopen(request, timeout=10) as response:
+    # generous: an import re-plays its record, and test machines are often busy
+    with urllib.request.urlopen(request, timeout=30) as response:
         return json.load(response)
 
 
