@@ -1,0 +1,342 @@
+/**
+ * Pass-and-play: several seats of one room played in one browser, the page acting for
+ * whichever of them is to move.
+ *
+ * Why one WebSocket per local seat (and not one socket that says `hello` again with the
+ * next seat's token): presence is per connection, so a seat without a socket of its own
+ * would turn "away" after `AWAY_AFTER` seconds, offering the others a takeover and, with
+ * nobody connected long enough, adjourning the game. With one socket each, every local
+ * seat stays connected the whole game exactly as if each player had a device, and the
+ * server needs nothing new: this is the public protocol, N times.
+ *
+ * `LocalSeatsSocket` looks like `RoomSocket` to the room page (events `message` and
+ * `status`, `send`, `hello`, `connect`...), but only one seat's messages reach the page:
+ * the seat it shows. Every decision (whose view to show, when to ask for the device to
+ * be passed) is taken from one socket's states (the *primary*, the first local seat), so
+ * the decisions follow one ordered stream whatever the order the sockets' messages
+ * arrive in. Turns and actors are public in every view, so any seat's view will do.
+ *
+ * Secrets: the page is handed the next seat's view only when that seat's player has
+ * tapped "I am ..." (`reveal()`), and then as a fresh `sync` answer (state and move list
+ * as that seat may see them), so that nothing of the previous seat's view (its target,
+ * its hand, its private events in the move list) is mixed into the next one's.
+ */
+
+import { RoomSocket } from "./api.js";
+
+/** Games whose views differ from seat to seat (classic targets, Master and card hands).
+ * Team Edition hides face-down tiles from everyone alike: nothing to hide between seats. */
+const SECRET_VARIANTS = new Set(["classic", "master", "cards"]);
+
+/** Whether seats of `variantId` have secrets the device must be passed for. */
+export function hasSecrets(variantId) {
+  return SECRET_VARIANTS.has(variantId);
+}
+
+/** localStorage key of a room's local seats. */
+function localKey(code) {
+  return `labyrinth:local:${code}`;
+}
+
+/**
+ * The seats this browser plays in a room: `[{seat, token, name}]`, by seat (empty: none).
+ * @param {string} code
+ * @returns {{seat: number, token: string, name: string}[]}
+ */
+export function loadLocalSeats(code) {
+  try {
+    const seats = JSON.parse(localStorage.getItem(localKey(code)) || "[]");
+    if (!Array.isArray(seats)) return [];
+    return seats
+      .filter((s) => s && Number.isInteger(s.seat) && typeof s.token === "string" && s.token)
+      .map((s) => ({ seat: s.seat, token: s.token, name: typeof s.name === "string" ? s.name : "" }))
+      .sort((a, b) => a.seat - b.seat);
+  } catch {
+    return [];
+  }
+}
+
+/** Keep a room's local seats (an empty list forgets them). */
+export function saveLocalSeats(code, seats) {
+  try {
+    if (seats.length) localStorage.setItem(localKey(code), JSON.stringify(seats));
+    else localStorage.removeItem(localKey(code));
+  } catch {
+    /* storage unavailable: pass-and-play lasts as long as the page */
+  }
+}
+
+/** The seat to act in a running game's view (Master's duellist may act on another's turn). */
+export function actorOf(view) {
+  if (!view || view.status !== "playing" || !view.turn) return null;
+  return view.turn.actor ?? view.turn.seat;
+}
+
+/**
+ * The room's sockets, one per local seat, seen by the page as one.
+ *
+ * Events: `message` and `status` (as RoomSocket's, for the seat shown); `pass` (detail
+ * `{seat, name, color}`: hide everything and ask for the device to go to that seat's
+ * player) and `reveal` (detail `{seat}`: the seat's own view follows at once, as a
+ * `welcome` and a `state` with its move list).
+ */
+export class LocalSeatsSocket extends EventTarget {
+  /**
+   * @param {string} code room code
+   * @param {{seat: number, token: string, name: string}[]} seats the local seats
+   * @param {{secrets: boolean}} opts whether seats' views differ (a shield between them)
+   */
+  constructor(code, seats, { secrets }) {
+    super();
+    this.code = code;
+    this.secrets = secrets;
+    /** @type {Map<number, {seat: number, token: string, name: string, socket: RoomSocket, welcome: object|null}>} */
+    this.local = new Map();
+    for (const s of seats) this.add(s);
+    /** the seat whose messages reach the page */
+    this.shown = null;
+    /** the seat the shield waits for (its player has not tapped yet) */
+    this.pending = null;
+    /** the seat whose own view was asked for (tapped, or no shield needed) */
+    this.awaiting = null;
+    /** the room as last sent, and the last view of the primary seat */
+    this.room = null;
+    this.view = null;
+  }
+
+  add({ seat, token, name }) {
+    const socket = new RoomSocket(this.code, () => token);
+    const entry = { seat, token, name, socket, welcome: null };
+    socket.addEventListener("message", (ev) => this.onMessage(entry, ev.detail));
+    socket.addEventListener("status", (ev) => {
+      if (seat === this.statusSeat()) this.dispatchEvent(new CustomEvent("status", { detail: ev.detail }));
+    });
+    this.local.set(seat, entry);
+  }
+
+  /** The first local seat: its states drive every decision. */
+  get primary() {
+    const seats = [...this.local.keys()].sort((a, b) => a - b);
+    return seats.length ? seats[0] : null;
+  }
+
+  statusSeat() {
+    return this.shown ?? this.primary;
+  }
+
+  /** The shown seat's socket (the primary's before any seat is shown). */
+  current() {
+    const entry = this.local.get(this.statusSeat());
+    return entry ? entry.socket : null;
+  }
+
+  /** The shown seat's token (null while none is shown). */
+  get token() {
+    const entry = this.local.get(this.shown);
+    return entry ? entry.token : null;
+  }
+
+  get status() {
+    const socket = this.current();
+    return socket ? socket.status : "gone";
+  }
+
+  connect() {
+    for (const entry of this.local.values()) entry.socket.connect();
+  }
+
+  close() {
+    for (const entry of this.local.values()) entry.socket.close();
+  }
+
+  reconnectNow() {
+    for (const entry of this.local.values()) entry.socket.reconnectNow();
+  }
+
+  hello() {
+    let sent = false;
+    for (const entry of this.local.values()) sent = entry.socket.hello() || sent;
+    return sent;
+  }
+
+  /** Send for the seat shown; nothing goes out while the device is being passed. */
+  send(msg) {
+    const socket = this.current();
+    if (!socket) return false;
+    if ((this.pending !== null || this.awaiting !== null) && msg.type !== "chat") return false;
+    return socket.send(msg);
+  }
+
+  /** The player the shield names has tapped: ask for their own view. */
+  reveal() {
+    if (this.pending === null) return;
+    this.awaiting = this.pending;
+    this.pending = null;
+    this.askView(this.awaiting);
+  }
+
+  /** Every local seat's token, by seat ("Play again" accepts for all of them). */
+  tokens() {
+    return this.seats().map((seat) => this.local.get(seat).token);
+  }
+
+  /** The seats this page plays, by seat number. */
+  seats() {
+    return [...this.local.keys()].sort((a, b) => a - b);
+  }
+
+  // ------------------------------------------------------------------ incoming
+
+  emit(msg) {
+    this.dispatchEvent(new CustomEvent("message", { detail: msg }));
+  }
+
+  onMessage(entry, msg) {
+    const seat = entry.seat;
+    const primary = seat === this.primary;
+    const quiet = this.pending !== null || this.awaiting !== null;
+    switch (msg.type) {
+      case "welcome":
+        entry.welcome = msg;
+        if (msg.room) this.room = msg.room;
+        if (msg.seat !== seat) {
+          // The token no longer holds this seat (moved to another device, freed).
+          this.drop(seat);
+          return;
+        }
+        if (seat === this.shown) this.emit(msg);
+        else if (primary && this.shown === null) {
+          if (msg.room && msg.room.status === "lobby") {
+            // No game yet: nothing secret to hide, the first seat's page it is.
+            this.shown = seat;
+            this.emit(msg);
+          } else {
+            this.emit({ ...msg, seat: null });
+          }
+        }
+        return;
+      case "room":
+        this.room = msg.room;
+        if (primary) this.emit(msg);
+        return;
+      case "state":
+        this.onState(entry, msg);
+        return;
+      case "chat":
+        if (primary) this.emit(msg);
+        return;
+      case "seat_moved":
+        this.drop(seat, msg);
+        return;
+      case "error":
+        if (msg.code === "unauthorized") {
+          this.drop(seat);
+          return;
+        }
+        if (seat === this.shown && !quiet) this.emit(msg);
+        return;
+      default:
+        // legal answers and anything else: the shown seat's only.
+        if (seat === this.shown && !quiet) this.emit(msg);
+    }
+  }
+
+  onState(entry, msg) {
+    const seat = entry.seat;
+    if (seat === this.awaiting && Array.isArray(msg.history)) {
+      // The seat's own view, asked for after the tap: the page switches to it.
+      this.shown = seat;
+      this.awaiting = null;
+      this.dispatchEvent(new CustomEvent("reveal", { detail: { seat } }));
+      this.emit({ ...(entry.welcome || { type: "welcome", now: Date.now() }), seat, room: this.room || (entry.welcome && entry.welcome.room) });
+      this.emit(msg);
+      this.dispatchEvent(new CustomEvent("status", { detail: entry.socket.status }));
+    } else if (seat === this.shown && this.pending === null && this.awaiting === null) {
+      this.emit(msg);
+    }
+    if (seat === this.primary) {
+      this.view = msg.view;
+      this.decide(msg.view);
+    }
+  }
+
+  // ------------------------------------------------------------------ deciding
+
+  /** The local seat to show for `view`: the actor if local, else the next local seat. */
+  targetSeat(view) {
+    const seats = this.seats();
+    if (!seats.length) return null;
+    const actor = actorOf(view);
+    if (actor === null) return this.shown ?? seats[0];
+    if (this.local.has(actor)) return actor;
+    const count = view && Array.isArray(view.players) ? view.players.length : seats.length;
+    for (let k = 1; k <= count; k++) {
+      const next = (actor + k) % count;
+      if (this.local.has(next)) return next;
+    }
+    return seats[0];
+  }
+
+  /** Whose view the page shows after the primary's latest state, and whether to pass. */
+  decide(view) {
+    if (!view) return;
+    const target = this.targetSeat(view);
+    if (target === null) return;
+    const heading = this.awaiting ?? this.pending ?? this.shown;
+    if (view.status !== "playing") {
+      // A finished game shows everything to everyone: no shield is needed any more.
+      if (this.pending !== null) this.reveal();
+      else if (heading === null) this.showNow(target);
+      return;
+    }
+    if (heading === null) {
+      if (this.secrets) this.pass(target, view);
+      else this.showNow(target);
+      return;
+    }
+    const actor = actorOf(view);
+    // A computer's (or a remote player's) turn plays out in the current seat's view.
+    if (actor === null || !this.local.has(actor) || actor === heading) return;
+    if (this.secrets) this.pass(actor, view);
+    else this.showNow(actor);
+  }
+
+  /** Hide everything and ask for the device to go to `seat`'s player. */
+  pass(seat, view) {
+    this.awaiting = null;
+    this.pending = seat;
+    const player = view && Array.isArray(view.players) ? view.players.find((p) => p.seat === seat) : null;
+    const entry = this.local.get(seat);
+    const name = (player && player.name) || (entry && entry.name) || `#${seat}`;
+    this.dispatchEvent(new CustomEvent("pass", { detail: { seat, name, color: player ? player.color : null } }));
+  }
+
+  /** Switch to `seat` without a shield (no secrets, or the game is over). */
+  showNow(seat) {
+    this.pending = null;
+    this.awaiting = seat;
+    this.askView(seat);
+  }
+
+  /** Ask `seat`'s socket for its whole state; a socket still connecting gets it with its hello. */
+  askView(seat) {
+    const entry = this.local.get(seat);
+    if (entry) entry.socket.send({ type: "sync" });
+  }
+
+  /** A seat this browser no longer holds (left, moved to another device, token refused). */
+  drop(seat, movedMsg = null) {
+    const entry = this.local.get(seat);
+    if (!entry) return;
+    entry.socket.close();
+    this.local.delete(seat);
+    saveLocalSeats(this.code, [...this.local.values()].map(({ seat: s, token, name }) => ({ seat: s, token, name })));
+    if (this.shown === seat) {
+      this.shown = null;
+      if (movedMsg) this.emit(movedMsg);
+    }
+    if (this.pending === seat) this.pending = null;
+    if (this.awaiting === seat) this.awaiting = null;
+    this.decide(this.view);
+  }
+}

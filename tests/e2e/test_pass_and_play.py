@@ -1,0 +1,312 @@
+"""Pass-and-play in headless Chromium: "Play on this device" from the lobby, the shield
+between two people's turns (the previous seat's target out of the page while it is up),
+a computer seat's turn played out without a shield, Team Edition (nothing per seat to
+hide) switching seats without one, and a plain link opened elsewhere being a spectator's.
+Screenshots go to the test's folder (tmp_path)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.conftest import http_json, wait_for_js
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+
+SHIELD_UP = "[data-testid=pass-shield]:not([hidden])"
+
+# A seat's own view, straight from the server over a WebSocket of its own (the token
+# read from the page's storage): what the page shows is checked against it.
+SEAT_VIEW = """async ([code, seat]) => {
+  const seats = JSON.parse(localStorage.getItem("labyrinth:local:" + code));
+  const token = seats.find((s) => s.seat === seat).token;
+  const ws = new WebSocket(`ws://${location.host}/ws/${code}`);
+  return await new Promise((resolve, reject) => {
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token }));
+    ws.onmessage = (ev) => {
+      const msg = JSON.parse(ev.data);
+      if (msg.type === "state") { ws.close(); resolve(msg.view); }
+    };
+    ws.onerror = () => reject(new Error("socket failed"));
+  });
+}"""
+
+
+def _new_page(browser: Any, errors: list[str], who: str, **context: Any) -> Any:
+    ctx = browser.new_context(**context)
+    ctx.set_default_timeout(20000)
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(f"{who}: {e}"))
+    return page
+
+
+def _start_from_lobby(page: Any, server: str, seats: list[str], variant: str = "classic") -> str:
+    """Fill "Play on this device" with `seats` (a name, or `computer:<level>`), start, and
+    return the room code once the room page is open."""
+    page.goto(server + "/")
+    page.select_option("[data-testid=variant-select]", variant)
+    while page.locator("[data-testid^=local-player-]").count() < len(seats):
+        page.click("[data-testid=local-add]")
+    for i, seat in enumerate(seats):
+        if seat.startswith("computer:"):
+            page.select_option(f"[data-testid=local-kind-{i}]", seat.split(":", 1)[1])
+        else:
+            page.fill(f"[data-testid=local-name-{i}]", seat)
+    page.click("[data-testid=local-button]")
+    page.wait_for_url("**/r/*")
+    return page.url.rsplit("/", 1)[1]
+
+
+def _tap(page: Any, name: str) -> None:
+    """The shield names `name`; `name` taps it and the board comes back."""
+    page.wait_for_selector(SHIELD_UP)
+    assert page.text_content("[data-testid=pass-title]") == f"Pass the device to {name}"
+    assert page.text_content("[data-testid=pass-ready]") == f"I am {name}"
+    page.click("[data-testid=pass-ready]")
+    page.wait_for_selector("[data-testid=pass-shield]", state="hidden")
+
+
+def _push_and_move(page: Any, seat: int) -> None:
+    page.wait_for_selector(f"[data-testid=turn-status][data-seat='{seat}'][data-phase=push]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready][data-my-turn=true]")
+    page.click("[data-testid^=arrow-][data-active=true] >> nth=0")
+    page.wait_for_selector(f"[data-testid=turn-status][data-seat='{seat}'][data-phase=move]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready][data-my-turn=true]")
+    page.locator("[data-testid^=cell-]").first.click()
+
+
+def _nothing_of_a_seat_in_the_page(page: Any) -> None:
+    """While the shield is up, no target (box, attribute, board marker), board or hand
+    is in the document at all: hidden is not enough."""
+    for selector in (
+        "[data-testid=target]",
+        "[data-target]",
+        "[data-testid=target-mark]",
+        ".is-target",
+        "[data-testid=board]",
+        "[data-testid=hand-panel]",
+        "[data-testid=move-log]",
+    ):
+        assert page.locator(selector).count() == 0, selector
+
+
+def test_two_people_pass_the_device(server: str, browser, tmp_path: Path) -> None:
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **DESKTOP)
+    code = _start_from_lobby(page, server, ["Ann", "Bob"])
+
+    # Before anyone plays, the device asks for Ann: nothing of a seat is drawn yet.
+    page.wait_for_selector(SHIELD_UP)
+    _nothing_of_a_seat_in_the_page(page)
+    room = http_json("GET", f"{server}/api/rooms/{code}")
+    assert room["status"] == "playing"
+    assert [(s["name"], s["kind"]) for s in room["seats"]] == [("Ann", "human"), ("Bob", "human")]
+    # Both seats are connected (one socket each): neither will turn "away".
+    wait_for_js(
+        page,
+        "async (code) => (await (await fetch('/api/rooms/' + code)).json())"
+        ".seats.every((s) => s.connected)",
+        code,
+    )
+    _tap(page, "Ann")
+    page.wait_for_selector("[data-testid=target][data-target]:not([data-target=''])")
+    ann_target = page.get_attribute("[data-testid=target]", "data-target")
+    assert ann_target == page.evaluate(SEAT_VIEW, [code, 0])["players"][0]["target"]
+    page.screenshot(path=str(tmp_path / "ann-desktop.png"))
+
+    # Ann pushes and moves; the shield names Bob and Ann's target leaves the page.
+    _push_and_move(page, 0)
+    page.wait_for_selector(SHIELD_UP)
+    assert page.text_content("[data-testid=pass-title]") == "Pass the device to Bob"
+    _nothing_of_a_seat_in_the_page(page)
+    # Her target's picture is nowhere either (the icon sprite defines every treasure).
+    assert page.locator(f"[data-treasure='{ann_target}'], use[href='#t-{ann_target}']").count() == 0
+    page.screenshot(path=str(tmp_path / "shield-desktop.png"))
+
+    # Bob taps: his own target, his turn, and his view of the moves so far.
+    _tap(page, "Bob")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+    page.wait_for_selector("[data-testid=target][data-target]:not([data-target=''])")
+    bob_target = page.get_attribute("[data-testid=target]", "data-target")
+    bob_view = page.evaluate(SEAT_VIEW, [code, 1])
+    assert bob_target == bob_view["players"][1]["target"] != ann_target
+    assert "target" not in bob_view["players"][0]
+    assert page.get_attribute("[data-testid=move-log]", "data-count") == "2"
+    names = page.locator("[data-testid=log-entry] .log-name").all_text_contents()
+    assert names == ["Ann", "Ann"], names
+
+    # Bob can play; then the device goes back to Ann, who finds her own target again.
+    _push_and_move(page, 1)
+    _tap(page, "Ann")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
+    page.wait_for_selector("[data-testid=board][data-my-turn=true]")
+    assert page.get_attribute("[data-testid=target]", "data-target") in (
+        page.evaluate(SEAT_VIEW, [code, 0])["players"][0]["target"],
+        "home",
+    )
+    assert page.get_attribute("[data-testid=move-log]", "data-count") == "4"
+    assert errors == []
+    page.context.close()
+
+
+def test_a_computer_seat_plays_between_two_people_on_a_phone(
+    server: str, browser, tmp_path: Path
+) -> None:
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **PHONE)
+    page.goto(server + "/")
+    page.screenshot(path=str(tmp_path / "lobby-phone.png"), full_page=True)
+    code = _start_from_lobby(page, server, ["Ann", "computer:easy", "Bob"])
+    _tap(page, "Ann")
+    page.screenshot(path=str(tmp_path / "ann-phone.png"), full_page=True)
+    _push_and_move(page, 0)
+
+    # The computer's push and move play out on Ann's page; then the shield asks for Bob.
+    page.wait_for_selector(SHIELD_UP)
+    assert page.text_content("[data-testid=pass-title]") == "Pass the device to Bob"
+    _nothing_of_a_seat_in_the_page(page)
+    page.screenshot(path=str(tmp_path / "shield-phone.png"))
+    _tap(page, "Bob")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='2'][data-phase=push]")
+    names = page.locator("[data-testid=log-entry] .log-name").all_text_contents()
+    assert names == ["Ann", "Ann", "Computer (easy)", "Computer (easy)"], names
+    # Two shields in all (Ann at the start, then Bob): none for the computer's turn.
+    assert page.get_attribute("[data-testid=pass-shield]", "data-passes") == "2"
+    assert page.get_attribute("[data-testid=target]", "data-target") == page.evaluate(
+        SEAT_VIEW, [code, 2]
+    )["players"][2].get("target")
+    page.screenshot(path=str(tmp_path / "bob-phone.png"), full_page=True)
+    assert errors == []
+    page.context.close()
+
+
+def test_the_plain_link_elsewhere_is_a_spectator(server: str, browser) -> None:
+    errors: list[str] = []
+    device = _new_page(browser, errors, "device", **DESKTOP)
+    code = _start_from_lobby(device, server, ["Ann", "Bob"])
+    _tap(device, "Ann")
+    device.wait_for_selector("[data-testid=board][data-my-turn=true]")
+
+    watcher = _new_page(browser, errors, "watcher", **PHONE)
+    watcher.goto(f"{server}/r/{code}")
+    watcher.wait_for_selector("[data-testid=turn-status][data-seat='0']")
+    assert watcher.locator(SHIELD_UP).count() == 0
+    assert watcher.get_attribute("[data-testid=target]", "data-target") == ""
+    assert watcher.locator("[data-testid=board][data-my-turn=true]").count() == 0
+    assert watcher.locator("[data-testid=local-note]").count() == 0
+    assert watcher.evaluate("localStorage.length") == 0
+    wait_for_js(
+        watcher, "document.querySelector('[data-testid=spectator-count]').dataset.count === '1'"
+    )
+
+    # The device plays on; the spectator sees the move, still as a spectator.
+    _push_and_move(device, 0)
+    watcher.wait_for_selector("[data-testid=move-log][data-count='2']")
+    assert watcher.get_attribute("[data-testid=target]", "data-target") == ""
+    device.wait_for_selector(SHIELD_UP)
+    assert errors == []
+    device.context.close()
+    watcher.context.close()
+
+
+def test_team_edition_switches_seats_without_a_shield(server: str, browser) -> None:
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **DESKTOP)
+    code = _start_from_lobby(page, server, ["Ann", "Bob"], variant="team")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0']")
+    assert page.locator(SHIELD_UP).count() == 0
+    seats = json.loads(page.evaluate(f"localStorage.getItem('labyrinth:local:{code}')"))
+    assert [s["seat"] for s in seats] == [0, 1]
+
+    # Ann ends her turn from another connection of her seat: the page turns to Bob's
+    # view by itself, no shield (Team Edition has nothing one seat sees and another not).
+    ended = page.evaluate(
+        """async ([code, token]) => {
+          const ws = new WebSocket(`ws://${location.host}/ws/${code}`);
+          return await new Promise((resolve) => {
+            let seq = null;
+            ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token }));
+            ws.onmessage = (ev) => {
+              const msg = JSON.parse(ev.data);
+              if (msg.type === "state" && seq === null) {
+                seq = msg.seq;
+                const phase = msg.view.turn.phase;
+                const action = phase === "daedalus" ? { type: "daedalus" } : { type: "end" };
+                ws.send(JSON.stringify({ type: "action", id: "x", seq, action }));
+              } else if (msg.type === "state" && msg.view.turn.seat === 1) {
+                ws.close();
+                resolve(true);
+              } else if (msg.type === "state" && msg.view.turn.phase === "play") {
+                const end = { type: "action", id: "y", seq: msg.seq, action: { type: "end" } };
+                ws.send(JSON.stringify(end));
+              } else if (msg.type === "error") {
+                ws.close();
+                resolve(msg.message);
+              }
+            };
+          });
+        }""",
+        [code, seats[0]["token"]],
+    )
+    assert ended is True
+    page.wait_for_selector("[data-testid=turn-status][data-seat='1']")
+    wait_for_js(page, "document.querySelector('[data-testid=board]').dataset.myTurn === 'true'")
+    assert page.locator(SHIELD_UP).count() == 0
+    assert page.get_attribute("[data-testid=pass-shield]", "data-passes") in (None, "0")
+    assert errors == []
+    page.context.close()
+
+
+def test_play_again_keeps_every_local_seat(server: str, browser, tmp_path: Path) -> None:
+    """At the end, one "Play again" on the device accepts for every seat it plays: the
+    next game starts at once with the same two people, still passing the device."""
+    from tests.cluster.conftest import Peer
+
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **PHONE)
+    code = _start_from_lobby(page, server, ["Ann", "Bob"], variant="cards")
+    page.wait_for_selector(SHIELD_UP)
+    first = http_json("GET", f"{server}/api/rooms/{code}")["game_id"]
+    seats = json.loads(page.evaluate(f"localStorage.getItem('labyrinth:local:{code}')"))
+
+    # Both seats play the largest take over the protocol while the page looks on.
+    ws = server.replace("http", "ws", 1)
+    peers = {s["seat"]: Peer(ws, code, s["token"]) for s in seats}
+    try:
+        state = peers[0].state_at(0)
+        while state["view"]["status"] == "playing":
+            mover = peers[state["view"]["turn"]["seat"]]
+            if mover is not peers[0]:
+                mover.state_at(state["seq"])
+            action = mover.legal()["actions"][0]
+            mover.send({"type": "action", "id": "x", "seq": state["seq"], "action": action})
+            state = peers[0].state_at(state["seq"] + 1)
+            time.sleep(0.1)  # pacing: each connection may send 20 messages a second
+    finally:
+        for peer in peers.values():
+            peer.close()
+
+    # The game is over: no shield (everything is shown to everyone now), and play again.
+    page.wait_for_selector("[data-testid=after-game]:not([hidden])")
+    assert page.locator(SHIELD_UP).count() == 0
+    page.screenshot(path=str(tmp_path / "finished-phone.png"), full_page=True)
+    page.click("[data-testid=play-again]")
+    wait_for_js(
+        page,
+        "async ([code, first]) => { const r = await (await fetch('/api/rooms/' + code)).json();"
+        " return r.status === 'playing' && r.game_id !== first; }",
+        [code, first],
+    )
+    room = http_json("GET", f"{server}/api/rooms/{code}")
+    assert [(s["seat"], s["name"]) for s in room["seats"]] == [(0, "Ann"), (1, "Bob")]
+    # The new game is Ann's to start; the page shows it to her (behind a shield unless
+    # it already showed her seat when the last game ended).
+    if page.locator(SHIELD_UP).count():
+        _tap(page, "Ann")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=place]")
+    page.wait_for_selector("[data-testid=move-log][data-count='0']", state="attached")
+    assert errors == []
+    page.context.close()
