@@ -310,3 +310,91 @@ def test_play_again_keeps_every_local_seat(server: str, browser, tmp_path: Path)
     page.wait_for_selector("[data-testid=move-log][data-count='0']", state="attached")
     assert errors == []
     page.context.close()
+
+
+# The page's own module, fed a scripted stream per local seat (no server socket behind
+# it): which view it hands the page, and when it asks for the device to be passed.
+DECISIONS = """async (secrets) => {
+  const { LocalSeatsSocket } = await import("/static/js/local-seats.js");
+  const seats = [{ seat: 0, token: "a", name: "Ann" }, { seat: 2, token: "c", name: "Cy" }];
+  const s = new LocalSeatsSocket("nowhere", seats, { secrets });
+  const log = [];
+  s.addEventListener("pass", (e) => log.push(`pass ${e.detail.name}`));
+  s.addEventListener("reveal", (e) => log.push(`reveal ${e.detail.seat}`));
+  s.addEventListener("message", (e) => {
+    const m = e.detail;
+    log.push(m.type === "state" ? `state ${m.seq} as ${m.view.you}` : `${m.type} ${m.seat}`);
+  });
+  const players = ["Ann", "Computer", "Cy"].map((name, seat) => ({ seat, name, color: "red" }));
+  const state = (you, seq, actor, history) => ({
+    type: "state", seq, ...(history ? { history: [] } : {}),
+    view: { status: actor === null ? "finished" : "playing", seq, you, players,
+            turn: actor === null ? null : { seat: seq < 3 ? 0 : actor, actor, phase: "x" } },
+  });
+  // Both seats' sockets hear every step; the second one (Cy's) hears each one first.
+  const step = (seq, actor, history = false) => {
+    s.onMessage(s.local.get(2), state(2, seq, actor, history));
+    s.onMessage(s.local.get(0), state(0, seq, actor, history));
+  };
+  const sync = (seat, seq, actor) => s.onMessage(s.local.get(seat), state(seat, seq, actor, true));
+  const room = { status: "playing", seats: [] };
+  for (const seat of [0, 2]) s.onMessage(s.local.get(seat), { type: "welcome", seat, room });
+  step(0, 0, true);     // Ann to play
+  s.reveal();
+  sync(0, 0, 0);
+  step(1, 2);           // on Ann's turn, Cy decides (Master: a duellist's reroll)
+  s.reveal();
+  sync(2, 1, 2);
+  step(2, 0);           // back to Ann
+  s.reveal();
+  sync(0, 2, 0);
+  step(3, 1);           // the computer's turn plays out on Ann's page
+  step(4, 1);
+  step(5, 2);           // Cy's turn
+  step(6, null);        // the game ends before Cy taps: nothing is secret any more
+  sync(2, 6, null);
+  return log;
+}"""
+
+
+def test_whose_view_the_page_shows_and_when_it_asks_to_pass(server: str, browser) -> None:
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **DESKTOP)
+    page.goto(server + "/")
+    shielded = page.evaluate(DECISIONS, True)
+    assert shielded == [
+        "welcome null",
+        "pass Ann",
+        "reveal 0",
+        "welcome 0",
+        "state 0 as 0",
+        "state 1 as 0",
+        "pass Cy",
+        "reveal 2",
+        "welcome 2",
+        "state 1 as 2",
+        "state 2 as 2",
+        "pass Ann",
+        "reveal 0",
+        "welcome 0",
+        "state 2 as 0",
+        "state 3 as 0",
+        "state 4 as 0",
+        "state 5 as 0",
+        "pass Cy",
+        "reveal 2",
+        "welcome 2",
+        "state 6 as 2",
+    ], shielded
+    # Without secrets (Team Edition) the same game never asks: the page follows the mover.
+    # (Each `reveal()` of the script finds no shield to lift and does nothing.)
+    open_game = page.evaluate(DECISIONS, False)
+    assert not [line for line in open_game if line.startswith("pass")], open_game
+    assert [line for line in open_game if line.startswith("reveal")] == [
+        "reveal 0",
+        "reveal 2",
+        "reveal 0",
+        "reveal 2",
+    ], open_game
+    assert errors == []
+    page.context.close()
