@@ -73,6 +73,42 @@ export function actorOf(view) {
 }
 
 /**
+ * The local seats' entries. Looked up by the seat number each holds now, never keyed by
+ * it: numbers change when seats close a gap, possibly two at once and in any order.
+ */
+class SeatList {
+  constructor() {
+    /** @type {{seat: number, token: string, name: string, socket: RoomSocket, welcome: object|null}[]} */
+    this.entries = [];
+  }
+
+  get(seat) {
+    return this.entries.find((e) => e.seat === seat);
+  }
+
+  has(seat) {
+    return this.entries.some((e) => e.seat === seat);
+  }
+
+  /** The seat numbers, in order. */
+  keys() {
+    return this.entries.map((e) => e.seat).sort((a, b) => a - b);
+  }
+
+  values() {
+    return [...this.entries];
+  }
+
+  add(entry) {
+    this.entries.push(entry);
+  }
+
+  remove(entry) {
+    this.entries = this.entries.filter((e) => e !== entry);
+  }
+}
+
+/**
  * The room's sockets, one per local seat, seen by the page as one.
  *
  * Events: `message` and `status` (as RoomSocket's, for the seat shown); `pass` (detail
@@ -90,8 +126,7 @@ export class LocalSeatsSocket extends EventTarget {
     super();
     this.code = code;
     this.secrets = secrets;
-    /** @type {Map<number, {seat: number, token: string, name: string, socket: RoomSocket, welcome: object|null}>} */
-    this.local = new Map();
+    this.local = new SeatList();
     for (const s of seats) this.add(s);
     /** the seat whose messages reach the page */
     this.shown = null;
@@ -109,14 +144,14 @@ export class LocalSeatsSocket extends EventTarget {
     const entry = { seat, token, name, socket, welcome: null };
     socket.addEventListener("message", (ev) => this.onMessage(entry, ev.detail));
     socket.addEventListener("status", (ev) => {
-      if (seat === this.statusSeat()) this.dispatchEvent(new CustomEvent("status", { detail: ev.detail }));
+      if (entry.seat === this.statusSeat()) this.dispatchEvent(new CustomEvent("status", { detail: ev.detail }));
     });
-    this.local.set(seat, entry);
+    this.local.add(entry);
   }
 
   /** The first local seat: its states drive every decision. */
   get primary() {
-    const seats = [...this.local.keys()].sort((a, b) => a - b);
+    const seats = this.local.keys();
     return seats.length ? seats[0] : null;
   }
 
@@ -182,7 +217,7 @@ export class LocalSeatsSocket extends EventTarget {
 
   /** The seats this page plays, by seat number. */
   seats() {
-    return [...this.local.keys()].sort((a, b) => a - b);
+    return this.local.keys();
   }
 
   // ------------------------------------------------------------------ incoming
@@ -192,18 +227,24 @@ export class LocalSeatsSocket extends EventTarget {
   }
 
   onMessage(entry, msg) {
+    if (msg.type === "welcome") {
+      entry.welcome = msg;
+      if (msg.room) this.room = msg.room;
+      if (msg.seat === null || msg.seat === undefined) {
+        // The token no longer holds a seat (moved to another device, freed).
+        this.drop(entry.seat);
+        return;
+      }
+      if (msg.seat !== entry.seat) {
+        this.renumber(entry, msg.seat);
+        return;
+      }
+    }
     const seat = entry.seat;
     const primary = seat === this.primary;
     const quiet = this.pending !== null || this.awaiting !== null;
     switch (msg.type) {
       case "welcome":
-        entry.welcome = msg;
-        if (msg.room) this.room = msg.room;
-        if (msg.seat !== seat) {
-          // The token no longer holds this seat (moved to another device, freed).
-          this.drop(seat);
-          return;
-        }
         if (seat === this.shown) this.emit(msg);
         else if (primary && this.shown === null) {
           if (msg.room && msg.room.status === "lobby") {
@@ -324,13 +365,32 @@ export class LocalSeatsSocket extends EventTarget {
     if (entry) entry.socket.send({ type: "sync" });
   }
 
+  /**
+   * Seats closed a gap (a seat freed, say): the token's seat has a new number. Rare ("Play
+   * again" is accepted for every local seat at once), and which view is shown or awaited
+   * is kept by number: the page starts over from fresh welcomes, behind a shield.
+   */
+  renumber(entry, seat) {
+    entry.seat = seat;
+    this.save();
+    clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => location.reload(), 200);
+  }
+
+  save() {
+    saveLocalSeats(this.code, this.seats().map((seat) => {
+      const { token, name } = this.local.get(seat);
+      return { seat, token, name };
+    }));
+  }
+
   /** A seat this browser no longer holds (left, moved to another device, token refused). */
   drop(seat, movedMsg = null) {
     const entry = this.local.get(seat);
     if (!entry) return;
     entry.socket.close();
-    this.local.delete(seat);
-    saveLocalSeats(this.code, [...this.local.values()].map(({ seat: s, token, name }) => ({ seat: s, token, name })));
+    this.local.remove(entry);
+    this.save();
     if (this.shown === seat) {
       this.shown = null;
       if (movedMsg) this.emit(movedMsg);
