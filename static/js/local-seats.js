@@ -16,10 +16,15 @@
  * the decisions follow one ordered stream whatever the order the sockets' messages
  * arrive in. Turns and actors are public in every view, so any seat's view will do.
  *
- * Secrets: the page is handed the next seat's view only when that seat's player has
- * tapped "I am ..." (`reveal()`), and then as a fresh `sync` answer (state and move list
- * as that seat may see them), so that nothing of the previous seat's view (its target,
- * its hand, its private events in the move list) is mixed into the next one's.
+ * Secrets: the page only ever shows the view of the seat to move. The next person's view
+ * is handed over only when they have tapped "I am ..." (`reveal()`), and then as a fresh
+ * `sync` answer (state and move list as that seat may see them), so that nothing of the
+ * previous seat's view (its target, its hand, its private events in the move list) is
+ * mixed into the next one's. A computer's turn between two people plays out in a
+ * spectator's view, from one more socket without a token (the *watcher*, opened at the
+ * first such turn): the person who just played and the one who plays next may both be
+ * looking, and neither's secrets are on the screen. The room's spectator count, as this
+ * page shows it, leaves the watcher out.
  */
 
 import { RoomSocket } from "./api.js";
@@ -108,13 +113,16 @@ class SeatList {
   }
 }
 
+/** `shown`, `pending` or `awaiting` for the watcher's spectator view (never a seat number). */
+export const WATCH = "watch";
+
 /**
- * The room's sockets, one per local seat, seen by the page as one.
+ * The room's sockets, one per local seat (and the watcher), seen by the page as one.
  *
- * Events: `message` and `status` (as RoomSocket's, for the seat shown); `pass` (detail
+ * Events: `message` and `status` (as RoomSocket's, for the view shown); `pass` (detail
  * `{seat, name, color}`: hide everything and ask for the device to go to that seat's
- * player) and `reveal` (detail `{seat}`: the seat's own view follows at once, as a
- * `welcome` and a `state` with its move list).
+ * player) and `reveal` (detail `{seat}`, a seat or `WATCH`: that view follows at once, as
+ * a `welcome` and a `state` with its move list).
  */
 export class LocalSeatsSocket extends EventTarget {
   /**
@@ -128,25 +136,49 @@ export class LocalSeatsSocket extends EventTarget {
     this.secrets = secrets;
     this.local = new SeatList();
     for (const s of seats) this.add(s);
-    /** the seat whose messages reach the page */
+    /** the spectator socket for computers' turns, once one came (games with secrets) */
+    this.watcher = null;
+    /** the view whose messages reach the page: a local seat, `WATCH`, or null */
     this.shown = null;
     /** the seat the shield waits for (its player has not tapped yet) */
     this.pending = null;
-    /** the seat whose own view was asked for (tapped, or no shield needed) */
+    /** the view asked for (tapped, or no shield needed), until it arrives */
     this.awaiting = null;
+    /** the last seat shown: the person holding the device */
+    this.holder = null;
     /** the room as last sent, and the last view of the primary seat */
     this.room = null;
     this.view = null;
+    this.started = false;
   }
 
   add({ seat, token, name }) {
     const socket = new RoomSocket(this.code, () => token);
     const entry = { seat, token, name, socket, welcome: null };
     socket.addEventListener("message", (ev) => this.onMessage(entry, ev.detail));
-    socket.addEventListener("status", (ev) => {
-      if (entry.seat === this.statusSeat()) this.dispatchEvent(new CustomEvent("status", { detail: ev.detail }));
-    });
+    socket.addEventListener("status", (ev) => this.onStatus(entry.seat, ev.detail));
     this.local.add(entry);
+  }
+
+  /** The spectator socket, opened at the first computer's turn between people. */
+  watch() {
+    if (this.watcher) return this.watcher;
+    const socket = new RoomSocket(this.code, () => null);
+    const entry = { seat: WATCH, token: null, name: "", socket, welcome: null };
+    socket.addEventListener("message", (ev) => this.onWatcherMessage(entry, ev.detail));
+    socket.addEventListener("status", (ev) => this.onStatus(WATCH, ev.detail));
+    this.watcher = entry;
+    if (this.started) socket.connect();
+    return entry;
+  }
+
+  /** A local seat's entry, or the watcher's for `WATCH`. */
+  entryOf(seat) {
+    return seat === WATCH ? this.watcher : this.local.get(seat);
+  }
+
+  all() {
+    return this.watcher ? [...this.local.values(), this.watcher] : this.local.values();
   }
 
   /** The first local seat: its states drive every decision. */
@@ -159,15 +191,19 @@ export class LocalSeatsSocket extends EventTarget {
     return this.shown ?? this.primary;
   }
 
-  /** The shown seat's socket (the primary's before any seat is shown). */
+  onStatus(seat, status) {
+    if (seat === this.statusSeat()) this.dispatchEvent(new CustomEvent("status", { detail: status }));
+  }
+
+  /** The shown view's socket (the primary's before any is shown). */
   current() {
-    const entry = this.local.get(this.statusSeat());
+    const entry = this.entryOf(this.statusSeat());
     return entry ? entry.socket : null;
   }
 
-  /** The shown seat's token (null while none is shown). */
+  /** The shown seat's token (null while none is shown, or the watcher's view is). */
   get token() {
-    const entry = this.local.get(this.shown);
+    const entry = this.shown === WATCH ? null : this.local.get(this.shown);
     return entry ? entry.token : null;
   }
 
@@ -177,29 +213,34 @@ export class LocalSeatsSocket extends EventTarget {
   }
 
   connect() {
-    for (const entry of this.local.values()) entry.socket.connect();
+    this.started = true;
+    for (const entry of this.all()) entry.socket.connect();
   }
 
   close() {
-    for (const entry of this.local.values()) entry.socket.close();
+    for (const entry of this.all()) entry.socket.close();
   }
 
   reconnectNow() {
-    for (const entry of this.local.values()) entry.socket.reconnectNow();
+    for (const entry of this.all()) entry.socket.reconnectNow();
   }
 
   hello() {
     let sent = false;
-    for (const entry of this.local.values()) sent = entry.socket.hello() || sent;
+    for (const entry of this.all()) sent = entry.socket.hello() || sent;
     return sent;
   }
 
-  /** Send for the seat shown; nothing goes out while the device is being passed. */
+  /** Send for the seat shown; nothing but chat goes out while the view changes. */
   send(msg) {
+    if (msg.type === "chat") {
+      // A line typed on the device is a player's, even while a computer's turn is shown.
+      const entry = this.local.get(this.shown === WATCH || this.shown === null ? this.primary : this.shown);
+      return entry ? entry.socket.send(msg) : false;
+    }
+    if (this.pending !== null || this.awaiting !== null || this.shown === WATCH) return false;
     const socket = this.current();
-    if (!socket) return false;
-    if ((this.pending !== null || this.awaiting !== null) && msg.type !== "chat") return false;
-    return socket.send(msg);
+    return socket ? socket.send(msg) : false;
   }
 
   /** The player the shield names has tapped: ask for their own view. */
@@ -223,13 +264,24 @@ export class LocalSeatsSocket extends EventTarget {
   // ------------------------------------------------------------------ incoming
 
   emit(msg) {
-    this.dispatchEvent(new CustomEvent("message", { detail: msg }));
+    this.dispatchEvent(new CustomEvent("message", { detail: this.withoutWatcher(msg) }));
+  }
+
+  /** The room as this page shows it: its own watcher is no spectator. */
+  withoutWatcher(msg) {
+    const room = msg.room;
+    if (!room || !this.watcher || this.watcher.socket.status !== "online" || typeof room.spectators !== "number") return msg;
+    return { ...msg, room: { ...room, spectators: Math.max(0, room.spectators - 1) } };
+  }
+
+  get quiet() {
+    return this.pending !== null || this.awaiting !== null;
   }
 
   onMessage(entry, msg) {
+    if ((msg.type === "welcome" || msg.type === "room") && msg.room) this.room = msg.room;
     if (msg.type === "welcome") {
       entry.welcome = msg;
-      if (msg.room) this.room = msg.room;
       if (msg.seat === null || msg.seat === undefined) {
         // The token no longer holds a seat (moved to another device, freed).
         this.drop(entry.seat);
@@ -242,7 +294,6 @@ export class LocalSeatsSocket extends EventTarget {
     }
     const seat = entry.seat;
     const primary = seat === this.primary;
-    const quiet = this.pending !== null || this.awaiting !== null;
     switch (msg.type) {
       case "welcome":
         if (seat === this.shown) this.emit(msg);
@@ -257,14 +308,16 @@ export class LocalSeatsSocket extends EventTarget {
         }
         return;
       case "room":
-        this.room = msg.room;
+      case "chat":
+        // Every socket hears these alike: the primary's copy reaches the page.
         if (primary) this.emit(msg);
         return;
       case "state":
         this.onState(entry, msg);
-        return;
-      case "chat":
-        if (primary) this.emit(msg);
+        if (primary) {
+          this.view = msg.view;
+          this.decide(msg.view);
+        }
         return;
       case "seat_moved":
         this.drop(seat, msg);
@@ -274,30 +327,39 @@ export class LocalSeatsSocket extends EventTarget {
           this.drop(seat);
           return;
         }
-        if (seat === this.shown && !quiet) this.emit(msg);
+        if (seat === this.shown && !this.quiet) this.emit(msg);
         return;
       default:
         // legal answers and anything else: the shown seat's only.
-        if (seat === this.shown && !quiet) this.emit(msg);
+        if (seat === this.shown && !this.quiet) this.emit(msg);
     }
   }
 
+  /** The watcher's messages: only its welcome and states matter (the seats hear the rest). */
+  onWatcherMessage(entry, msg) {
+    if (msg.type === "welcome") {
+      entry.welcome = msg;
+      if (this.shown === WATCH) this.emit(msg);
+    } else if (msg.type === "state") {
+      this.onState(entry, msg);
+    }
+  }
+
+  /** A state of `entry`'s view: the awaited view arriving, or the next of the one shown. */
   onState(entry, msg) {
     const seat = entry.seat;
     if (seat === this.awaiting && Array.isArray(msg.history)) {
-      // The seat's own view, asked for after the tap: the page switches to it.
+      // The view asked for (after the tap, or without a shield): the page switches to it.
       this.shown = seat;
       this.awaiting = null;
+      if (seat !== WATCH) this.holder = seat;
       this.dispatchEvent(new CustomEvent("reveal", { detail: { seat } }));
-      this.emit({ ...(entry.welcome || { type: "welcome", now: Date.now() }), seat, room: this.room || (entry.welcome && entry.welcome.room) });
+      const welcome = entry.welcome || { type: "welcome", now: Date.now() };
+      this.emit({ ...welcome, seat: seat === WATCH ? null : seat, room: this.room || welcome.room });
       this.emit(msg);
       this.dispatchEvent(new CustomEvent("status", { detail: entry.socket.status }));
-    } else if (seat === this.shown && this.pending === null && this.awaiting === null) {
+    } else if (seat === this.shown && !this.quiet) {
       this.emit(msg);
-    }
-    if (seat === this.primary) {
-      this.view = msg.view;
-      this.decide(msg.view);
     }
   }
 
@@ -308,7 +370,7 @@ export class LocalSeatsSocket extends EventTarget {
     const seats = this.seats();
     if (!seats.length) return null;
     const actor = actorOf(view);
-    if (actor === null) return this.shown ?? seats[0];
+    if (actor === null) return this.local.has(this.shown) ? this.shown : seats[0];
     if (this.local.has(actor)) return actor;
     const count = view && Array.isArray(view.players) ? view.players.length : seats.length;
     for (let k = 1; k <= count; k++) {
@@ -325,20 +387,25 @@ export class LocalSeatsSocket extends EventTarget {
     if (target === null) return;
     const heading = this.awaiting ?? this.pending ?? this.shown;
     if (view.status !== "playing") {
-      // A finished game shows everything to everyone: no shield is needed any more.
+      // A finished game shows everything to everyone: no shield is needed any more, and
+      // a seat's page (not the watcher's) offers "Play again".
       if (this.pending !== null) this.reveal();
-      else if (heading === null) this.showNow(target);
-      return;
-    }
-    if (heading === null) {
-      if (this.secrets) this.pass(target, view);
-      else this.showNow(target);
+      else if (heading === null || heading === WATCH) this.showNow(target);
       return;
     }
     const actor = actorOf(view);
-    // A computer's (or a remote player's) turn plays out in the current seat's view.
-    if (actor === null || !this.local.has(actor) || actor === heading) return;
-    if (this.secrets) this.pass(actor, view);
+    if (actor === null || !this.local.has(actor)) {
+      // A computer's (or a remote player's) turn: with secrets, in a spectator's view;
+      // without, in the view already shown.
+      if (this.secrets && heading !== WATCH) this.showNow(WATCH);
+      else if (heading === null) this.showNow(target);
+      return;
+    }
+    if (actor === heading) return;
+    // The device changes hands only for another person: after a computer's turn (Master:
+    // a computer's duel in the middle of a person's turn) the same person plays on.
+    const sameHands = heading === WATCH && actor === this.holder;
+    if (this.secrets && !sameHands) this.pass(actor, view);
     else this.showNow(actor);
   }
 
@@ -352,16 +419,16 @@ export class LocalSeatsSocket extends EventTarget {
     this.dispatchEvent(new CustomEvent("pass", { detail: { seat, name, color: player ? player.color : null } }));
   }
 
-  /** Switch to `seat` without a shield (no secrets, or the game is over). */
+  /** Switch to `seat` (or `WATCH`) without a shield: nothing there is another's secret. */
   showNow(seat) {
     this.pending = null;
     this.awaiting = seat;
     this.askView(seat);
   }
 
-  /** Ask `seat`'s socket for its whole state; a socket still connecting gets it with its hello. */
+  /** Ask for a view's whole state; a socket still connecting gets it with its hello. */
   askView(seat) {
-    const entry = this.local.get(seat);
+    const entry = seat === WATCH ? this.watch() : this.local.get(seat);
     if (entry) entry.socket.send({ type: "sync" });
   }
 

@@ -465,7 +465,8 @@ function renderChatNote() {
     note = h("p", { id: "chat-note", class: "chat-note", "data-testid": "chat-note" });
     els.chatForm.before(note);
   }
-  note.hidden = !(app.room && app.seat === null);
+  // Pass-and-play: the line goes out from a player's seat, even during a computer's turn.
+  note.hidden = passAndPlay || !(app.room && app.seat === null);
   note.textContent = t("chat.spectator_note");
 }
 

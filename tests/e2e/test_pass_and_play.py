@@ -110,6 +110,7 @@ def test_two_people_pass_the_device(server: str, browser, tmp_path: Path) -> Non
         "async (code) => (await (await fetch('/api/rooms/' + code)).json())"
         ".seats.every((s) => s.connected)",
         code,
+        timeout=15000,
     )
     _tap(page, "Ann")
     page.wait_for_selector("[data-testid=target][data-target]:not([data-target=''])")
@@ -162,9 +163,24 @@ def test_a_computer_seat_plays_between_two_people_on_a_phone(
     code = _start_from_lobby(page, server, ["Ann", "computer:easy", "Bob"])
     _tap(page, "Ann")
     page.screenshot(path=str(tmp_path / "ann-phone.png"), full_page=True)
+    ann_target = page.get_attribute("[data-testid=target]", "data-target")
     _push_and_move(page, 0)
 
-    # The computer's push and move play out on Ann's page; then the shield asks for Bob.
+    # The computer's push and move play out in a spectator's view: Ann and Bob may both
+    # be looking, and neither's target is on the screen. Then the shield asks for Bob.
+    page.wait_for_selector("[data-testid=turn-status][data-seat='1']")
+    page.wait_for_selector("[data-testid=target][data-target='']")
+    assert page.locator(f"[data-target='{ann_target}'], [data-testid=target-mark]").count() == 0
+    # The page's own spectator socket (the server counts it) is not shown as someone
+    # watching.
+    wait_for_js(
+        page,
+        "async (code) => (await (await fetch('/api/rooms/' + code)).json()).spectators === 1",
+        code,
+        timeout=15000,
+    )
+    assert page.get_attribute("[data-testid=spectator-count]", "data-count") == "0"
+    page.screenshot(path=str(tmp_path / "computer-turn-phone.png"))
     page.wait_for_selector(SHIELD_UP)
     assert page.text_content("[data-testid=pass-title]") == "Pass the device to Bob"
     _nothing_of_a_seat_in_the_page(page)
@@ -199,7 +215,9 @@ def test_the_plain_link_elsewhere_is_a_spectator(server: str, browser) -> None:
     assert watcher.locator("[data-testid=local-note]").count() == 0
     assert watcher.evaluate("localStorage.length") == 0
     wait_for_js(
-        watcher, "document.querySelector('[data-testid=spectator-count]').dataset.count === '1'"
+        watcher,
+        "document.querySelector('[data-testid=spectator-count]').dataset.count === '1'",
+        timeout=15000,
     )
 
     # The device plays on; the spectator sees the move, still as a spectator.
@@ -253,7 +271,11 @@ def test_team_edition_switches_seats_without_a_shield(server: str, browser) -> N
     )
     assert ended is True
     page.wait_for_selector("[data-testid=turn-status][data-seat='1']")
-    wait_for_js(page, "document.querySelector('[data-testid=board]').dataset.myTurn === 'true'")
+    wait_for_js(
+        page,
+        "document.querySelector('[data-testid=board]').dataset.myTurn === 'true'",
+        timeout=15000,
+    )
     assert page.locator(SHIELD_UP).count() == 0
     assert page.get_attribute("[data-testid=pass-shield]", "data-passes") in (None, "0")
     assert errors == []
@@ -299,11 +321,19 @@ def test_play_again_keeps_every_local_seat(server: str, browser, tmp_path: Path)
         "async ([code, first]) => { const r = await (await fetch('/api/rooms/' + code)).json();"
         " return r.status === 'playing' && r.game_id !== first; }",
         [code, first],
+        timeout=20000,
     )
     room = http_json("GET", f"{server}/api/rooms/{code}")
     assert [(s["seat"], s["name"]) for s in room["seats"]] == [(0, "Ann"), (1, "Bob")]
     # The new game is Ann's to start; the page shows it to her (behind a shield unless
     # it already showed her seat when the last game ended).
+    wait_for_js(
+        page,
+        "!!document.querySelector('[data-testid=pass-shield]:not([hidden])') ||"
+        " !!document.querySelector(\"[data-testid=turn-status][data-seq='0']\")"
+        " && document.querySelector('[data-testid=board]').dataset.myTurn === 'true'",
+        timeout=20000,
+    )
     if page.locator(SHIELD_UP).count():
         _tap(page, "Ann")
     page.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=place]")
@@ -323,7 +353,9 @@ DECISIONS = """async (secrets) => {
   s.addEventListener("reveal", (e) => log.push(`reveal ${e.detail.seat}`));
   s.addEventListener("message", (e) => {
     const m = e.detail;
-    log.push(m.type === "state" ? `state ${m.seq} as ${m.view.you}` : `${m.type} ${m.seat}`);
+    if (m.type === "state") log.push(`state ${m.seq} as ${m.view.you}`);
+    else if (m.type === "room") log.push(`room with ${m.room.spectators} watching`);
+    else log.push(`${m.type} ${m.seat}`);
   });
   const players = ["Ann", "Computer", "Cy"].map((name, seat) => ({ seat, name, color: "red" }));
   const state = (you, seq, actor, history) => ({
@@ -331,8 +363,9 @@ DECISIONS = """async (secrets) => {
     view: { status: actor === null ? "finished" : "playing", seq, you, players,
             turn: actor === null ? null : { seat: seq < 3 ? 0 : actor, actor, phase: "x" } },
   });
-  // Both seats' sockets hear every step; the second one (Cy's) hears each one first.
+  // Every socket hears every step: the watcher (once there is one) first, then Cy's.
   const step = (seq, actor, history = false) => {
+    if (s.watcher) s.onWatcherMessage(s.watcher, state(null, seq, actor, history));
     s.onMessage(s.local.get(2), state(2, seq, actor, history));
     s.onMessage(s.local.get(0), state(0, seq, actor, history));
   };
@@ -348,11 +381,21 @@ DECISIONS = """async (secrets) => {
   step(2, 0);           // back to Ann
   s.reveal();
   sync(0, 2, 0);
-  step(3, 1);           // the computer's turn plays out on Ann's page
+  step(3, 1);           // the computer's turn: a spectator's view, when there are secrets
+  if (s.watcher) {
+    s.onWatcherMessage(s.watcher, state(null, 3, 1, true));
+    // Once connected, the page's own watcher is not counted among the room's spectators.
+    s.watcher.socket.status = "online";
+    s.onMessage(s.local.get(0), { type: "room", room: { ...room, spectators: 2 } });
+  }
   step(4, 1);
-  step(5, 2);           // Cy's turn
-  step(6, null);        // the game ends before Cy taps: nothing is secret any more
-  sync(2, 6, null);
+  step(5, 0);           // Ann again: she still holds the device, no shield
+  sync(0, 5, 0);
+  step(6, 1);           // the computer again
+  if (s.watcher) s.onWatcherMessage(s.watcher, state(null, 6, 1, true));
+  step(7, 2);           // Cy's turn
+  step(8, null);        // the game ends before Cy taps: nothing is secret any more
+  sync(2, 8, null);
   return log;
 }"""
 
@@ -379,17 +422,31 @@ def test_whose_view_the_page_shows_and_when_it_asks_to_pass(server: str, browser
         "welcome 0",
         "state 2 as 0",
         "state 3 as 0",
-        "state 4 as 0",
+        "reveal watch",
+        "welcome null",
+        "state 3 as null",
+        "room with 1 watching",
+        "state 4 as null",
+        "state 5 as null",
+        "reveal 0",
+        "welcome 0",
         "state 5 as 0",
+        "state 6 as 0",
+        "reveal watch",
+        "welcome null",
+        "state 6 as null",
+        "state 7 as null",
         "pass Cy",
         "reveal 2",
         "welcome 2",
-        "state 6 as 2",
+        "state 8 as 2",
     ], shielded
-    # Without secrets (Team Edition) the same game never asks: the page follows the mover.
-    # (Each `reveal()` of the script finds no shield to lift and does nothing.)
+    # Without secrets (Team Edition) the same game never asks: the page follows the mover,
+    # and the computer's turn plays out in the view shown. (Each `reveal()` of the script
+    # finds no shield to lift and does nothing.)
     open_game = page.evaluate(DECISIONS, False)
     assert not [line for line in open_game if line.startswith("pass")], open_game
+    assert "state 4 as 0" in open_game and "state 4 as null" not in open_game, open_game
     assert [line for line in open_game if line.startswith("reveal")] == [
         "reveal 0",
         "reveal 2",
