@@ -455,3 +455,49 @@ def test_whose_view_the_page_shows_and_when_it_asks_to_pass(server: str, browser
     ], open_game
     assert errors == []
     page.context.close()
+
+
+def test_the_form_says_what_is_missing_and_one_person_needs_no_shield(server: str, browser) -> None:
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **PHONE)
+    page.goto(server + "/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    error = "[data-testid=local-error]"
+    for i in (0, 1):
+        page.select_option(f"[data-testid=local-kind-{i}]", "easy")
+    page.click("[data-testid=local-button]")
+    assert page.text_content(error) == "At least one player must be a person."
+    page.select_option("[data-testid=local-kind-1]", "person")
+    page.click("[data-testid=local-button]")
+    assert page.text_content(error) == "Type a name for player 2."
+    page.fill("[data-testid=local-name-1]", "Ann")
+    page.select_option("[data-testid=local-kind-0]", "person")
+    page.fill("[data-testid=local-name-0]", "ANN")
+    page.click("[data-testid=local-button]")
+    assert page.text_content(error) == "Two players are called Ann: give each a different name."
+    # The form follows the game's player counts: four seats at most in classic, and no
+    # fewer than two.
+    for _ in range(2):
+        page.click("[data-testid=local-add]")
+    assert page.locator("[data-testid^=local-player-]").count() == 4
+    assert page.locator("[data-testid=local-add]").is_disabled()
+    page.click("[data-testid=local-remove-3]")
+    page.click("[data-testid=local-remove-2]")
+    assert page.locator("[data-testid=local-remove-0]").count() == 0
+    assert page.locator("[data-testid=local-player-2]").count() == 0
+    assert page.url == server + "/"  # nothing was made, the lobby is still here
+
+    # One person against a computer: an ordinary seat, no shield, no extra socket.
+    page.select_option("[data-testid=local-kind-1]", "medium")
+    page.click("[data-testid=local-button]")
+    page.wait_for_url("**/r/*")
+    code = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("[data-testid=board][data-my-turn=true]")
+    assert page.locator(SHIELD_UP).count() == 0
+    assert page.locator("[data-testid=local-note]").count() == 0
+    assert page.evaluate(f"localStorage.getItem('labyrinth:local:{code}')") is None
+    assert page.evaluate(f"!!localStorage.getItem('labyrinth:token:{code}')") is True
+    assert "Computer (medium)" in page.text_content("[data-testid=players]")
+    assert errors == []
+    page.context.close()
