@@ -370,7 +370,11 @@ export class LocalSeatsSocket extends EventTarget {
     const seats = this.seats();
     if (!seats.length) return null;
     const actor = actorOf(view);
-    if (actor === null) return this.local.has(this.shown) ? this.shown : seats[0];
+    if (actor === null) {
+      // Nobody to move (the game is over): the seat shown, or the last person who played.
+      for (const seat of [this.shown, this.holder]) if (this.local.has(seat)) return seat;
+      return seats[0];
+    }
     if (this.local.has(actor)) return actor;
     const count = view && Array.isArray(view.players) ? view.players.length : seats.length;
     for (let k = 1; k <= count; k++) {
