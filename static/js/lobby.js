@@ -1,5 +1,6 @@
 /**
- * The lobby: a form to create a room (built from variants.js), and the lists of live and
+ * The lobby: a form to create a room (built from variants.js), "Play against the computer"
+ * (lobby-table.js), "Play on this device" (lobby-local.js), and the lists of live and
  * recently finished games.
  */
 
@@ -7,6 +8,7 @@ import { api, ApiError, request } from "./api.js";
 import { byId, h } from "./dom.js";
 import { formatDate, formatList, initI18n, onLanguageChange, t } from "./i18n.js";
 import { setupImport } from "./importer.js";
+import { setupLocalPlay } from "./lobby-local.js";
 import { enterRoom, listedChosen, loadOpenTables, setupLobbyTable } from "./lobby-table.js";
 import { tableApi } from "./table.js";
 import { renderIntro } from "./intro.js";
@@ -291,9 +293,11 @@ function main() {
   renderVariantSelect();
   renderOptions();
   const table = setupLobbyTable(choice);
+  const local = setupLocalPlay(choice, clockChoice);
   els.variant.addEventListener("change", () => {
     renderOptions();
     table.render();
+    local.render();
   });
   els.form.addEventListener("submit", createRoom);
   setupFilters();
@@ -305,6 +309,7 @@ function main() {
     renderLive();
     renderFinished();
     table.render();
+    local.render();
   });
   loadLists();
   loadOpenTables();

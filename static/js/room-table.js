@@ -18,7 +18,9 @@ const els = {
 
 /**
  * @typedef {{code: string, variant: any, room: any, seat: number|null, token: string|null,
+ *            tokens?: string[]|null,
  *            showError: (text: string) => void, errorText: (code: string, message: string) => string}} TableContext
+ *   `tokens`: every seat this page plays (pass-and-play): "Play again" accepts for all
  */
 
 /** @type {TableContext|null} */
@@ -174,7 +176,8 @@ function renderAfterGame(room, seat, token) {
       click: async (ev) => {
         ev.target.disabled = true;
         try {
-          await tableApi.rematch(ctx.code, token);
+          // One by one: the last acceptance starts the next game.
+          for (const key of ctx.tokens && ctx.tokens.length ? ctx.tokens : [token]) await tableApi.rematch(ctx.code, key);
         } catch (err) {
           ev.target.disabled = false;
           fail(err);

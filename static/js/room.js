@@ -1,6 +1,8 @@
 /**
  * The room page: connection, seats and start (lobby phase), the move log, chat, errors,
- * and the variant's game UI (classic.js) once a game runs.
+ * and the variant's game UI (classic.js) once a game runs. A room this browser plays
+ * several seats of (pass-and-play, local-seats.js) is the same page, fed the view of the
+ * seat to move, with a shield (pass-shield.js) between two players' views.
  */
 
 import { api, ApiError, loadToken, RoomSocket, saveToken } from "./api.js";
@@ -13,7 +15,9 @@ import { ClockView, setServerNow } from "./clock.js";
 import { FocusKeeper } from "./keyboard-focus.js";
 import { askNotifications, canAskNotifications, isMuted, setMuted, TurnNotifier } from "./notify.js";
 import { connMark, presenceNews } from "./presence.js";
-import { initI18n, lang, onLanguageChange, t } from "./i18n.js";
+import { formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
+import { hasSecrets, loadLocalSeats, LocalSeatsSocket } from "./local-seats.js";
+import { PassShield } from "./pass-shield.js";
 import { entryWords } from "./movelog.js";
 import { optionWords } from "./options.js";
 import { ensureSprite } from "./tiles.js";
@@ -28,6 +32,9 @@ const page = byId("room-page");
 const code = page.dataset.code;
 const variantId = page.dataset.variant;
 const variant = variantById(variantId) || { id: variantId, label: "variant.unknown", minPlayers: 2, maxPlayers: 4, options: [] };
+/** Seats this browser plays; two or more: pass-and-play (one alone is an ordinary seat). */
+const localSeats = loadLocalSeats(code);
+const passAndPlay = localSeats.length >= 2;
 
 const els = {
   title: byId("room-title"),
@@ -68,10 +75,11 @@ const els = {
   deviceQr: byId("device-qr"),
   back: byId("back-button"),
   leave: byId("leave-button"),
+  offline: byId("offline-banner"),
 };
 
 const app = {
-  token: loadToken(code),
+  token: passAndPlay ? null : loadToken(code),
   /** @type {number|null} */
   seat: null,
   /** @type {object|null} the room as last sent */
@@ -96,7 +104,9 @@ const app = {
 const clockView = new ClockView(els.clock, (seat) => app.names.get(seat) || `#${seat}`);
 const notifier = new TurnNotifier();
 
-const socket = new RoomSocket(code, () => app.token);
+const socket = passAndPlay
+  ? new LocalSeatsSocket(code, localSeats, { secrets: hasSecrets(variantId) })
+  : new RoomSocket(code, () => app.token);
 
 // ---------------------------------------------------------------- errors and news
 
@@ -235,6 +245,7 @@ function onMessage(msg) {
 /** A welcome answers hello, or says this tab's seat changed number or was freed. */
 function onWelcome(msg) {
   const seat = msg.seat ?? null;
+  if (passAndPlay) app.token = socket.token;
   if (app.token && app.seat !== null && seat !== app.seat && app.room) {
     if (seat === null) {
       app.token = null;
@@ -489,7 +500,8 @@ function renderChatNote() {
     note = h("p", { id: "chat-note", class: "chat-note", "data-testid": "chat-note" });
     els.chatForm.before(note);
   }
-  note.hidden = !(app.room && app.seat === null);
+  // Pass-and-play: the line goes out from a player's seat, even during a computer's turn.
+  note.hidden = passAndPlay || !(app.room && app.seat === null);
   note.textContent = t("chat.spectator_note");
 }
 
@@ -497,7 +509,8 @@ function renderLobby() {
   const room = app.room;
   if (!room) return;
   for (const s of room.seats) if (s.kind === "computer") app.names.set(s.seat, seatLabel(s));
-  renderTable({ code, variant, room, seat: app.seat, token: app.token, showError, errorText });
+  const tokens = passAndPlay ? socket.tokens() : null;
+  renderTable({ code, variant, room, seat: app.seat, token: app.token, tokens, showError, errorText });
   const seated = app.seat !== null;
   const seats = room.seats;
   els.seats.replaceChildren();
@@ -668,10 +681,33 @@ function renderConn(status) {
   els.conn.textContent = t(`room.conn.${status}`);
   // Once connected, losing the connection is said where one plays, not only in the header.
   if (status === "online") app.wasOnline = true;
-  const banner = byId("offline-banner");
+  const banner = els.offline;
   banner.hidden = !(app.wasOnline && (status === "offline" || status === "connecting"));
   banner.textContent = t("presence.offline");
   page.dataset.conn = status;
+}
+
+// ---------------------------------------------------------------- pass-and-play
+
+/** The shield between two players' views, and the header's "on this device" line. */
+function setupPassAndPlay() {
+  const shield = new PassShield(page, () => socket.reveal());
+  socket.addEventListener("pass", (ev) => shield.show(ev.detail));
+  socket.addEventListener("reveal", () => {
+    shield.hide();
+    // The next seat's own state and move list follow: nothing of the last seat's stays.
+    app.seq = null;
+    app.log = [];
+    app.legalRef = null;
+    app.waiting.clear();
+  });
+  const note = h("p", { class: "local-note muted", "data-testid": "local-note" });
+  els.title.parentElement.append(note);
+  const render = () => {
+    note.textContent = t("local.on_device", { names: formatList(localSeats.map((s) => s.name || `#${s.seat}`)) });
+  };
+  render();
+  onLanguageChange(render);
 }
 
 // ---------------------------------------------------------------- start-up
@@ -725,6 +761,7 @@ async function main() {
     showError(err instanceof ApiError ? errorText(err.code, err.message) : t("error.network"));
   }
   await claimFromLink();
+  if (passAndPlay) setupPassAndPlay();
   socket.connect();
 }
 

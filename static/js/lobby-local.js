@@ -1,0 +1,155 @@
+/**
+ * The lobby's "Play on this device" (pass-and-play): the players' names typed at the
+ * start, each seat a person or a computer of a chosen level; one click makes the room
+ * through the public API as anyone could (create, a join per person, computer seats added
+ * as host, start) and opens it holding every person's seat token (local-seats.js).
+ */
+
+import { api, ApiError, saveToken } from "./api.js";
+import { byId, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { enterRoom } from "./lobby-table.js";
+import { saveLocalSeats } from "./local-seats.js";
+import "./local-i18n.js";
+import { LEVELS, tableApi } from "./table.js";
+
+const els = {
+  list: byId("local-players"),
+  add: byId("local-add"),
+  button: byId("local-button"),
+  error: byId("local-error"),
+};
+
+/** @typedef {{kind: "person"|"easy"|"medium"|"hard", name: string}} Row */
+
+/** @type {Row[]} the seats in order, kept across re-renders */
+const rows = [{ kind: "person", name: "" }, { kind: "person", name: "" }];
+
+let variant = null;
+
+function errorText(err) {
+  if (!(err instanceof ApiError) || !err.status) return t("error.network");
+  const key = "error." + err.code;
+  return t(key) === key ? err.message : t(key);
+}
+
+/** One line per seat: its name (for a person) and who plays it. */
+function render() {
+  const min = variant ? variant.minPlayers : 2;
+  const max = variant ? variant.maxPlayers : 4;
+  while (rows.length > max) rows.pop();
+  while (rows.length < min) rows.push({ kind: "person", name: "" });
+  els.list.replaceChildren(...rows.map((row, i) => {
+    const n = i + 1;
+    const name = h("input", {
+      class: "local-name", maxlength: "32", autocomplete: "off", "data-testid": `local-name-${i}`,
+      placeholder: t("local.player", { n }), "aria-label": t("local.name", { n }), hidden: row.kind !== "person",
+      on: { input: (ev) => { row.name = ev.target.value; } },
+    });
+    name.value = row.name;
+    const kind = h("select", {
+      class: "local-kind", "data-testid": `local-kind-${i}`, "aria-label": t("local.kind", { n }),
+      on: { change: (ev) => { row.kind = ev.target.value; render(); } },
+    },
+    h("option", { value: "person" }, t("local.person")),
+    ...LEVELS.map((lv) => h("option", { value: lv }, t("local.computer", { level: t(`level.${lv}`) }))));
+    kind.value = row.kind;
+    const remove = rows.length > min ? h("button", {
+      type: "button", class: "small local-remove", "data-testid": `local-remove-${i}`,
+      title: t("local.remove_named", { n }), "aria-label": t("local.remove_named", { n }),
+      on: { click: () => { rows.splice(i, 1); render(); } },
+    }, "×") : null;
+    return h("li", { class: "local-player", "data-testid": `local-player-${i}`, "data-kind": row.kind },
+      row.kind === "person" ? name : h("span", { class: "local-computer muted" }, t("local.computer", { level: t(`level.${row.kind}`) })),
+      kind, remove);
+  }));
+  els.add.disabled = rows.length >= max;
+}
+
+/** What is wrong with the seats typed, in words (null: nothing). */
+function problem() {
+  const people = rows.filter((r) => r.kind === "person");
+  if (!people.length) return t("local.need_person");
+  const seen = new Set();
+  for (const [i, row] of rows.entries()) {
+    if (row.kind !== "person") continue;
+    const name = row.name.trim();
+    if (!name) return t("local.name_missing", { n: i + 1 });
+    const key = name.normalize("NFKC").toLowerCase();
+    if (seen.has(key)) return t("local.name_twice", { name });
+    seen.add(key);
+  }
+  return null;
+}
+
+async function start(getChoice, getClock) {
+  els.error.textContent = "";
+  const wrong = problem();
+  if (wrong) {
+    els.error.textContent = wrong;
+    const i = rows.findIndex((r) => r.kind === "person" && !r.name.trim());
+    if (i >= 0) els.list.querySelector(`[data-testid=local-name-${i}]`).focus();
+    return;
+  }
+  const { variant: chosen, options } = getChoice();
+  els.button.disabled = true;
+  els.button.textContent = t("lobby.starting");
+  try {
+    const room = await tableApi.create(chosen.id, options, { clock: getClock() });
+    const people = [];
+    for (const row of rows) {
+      if (row.kind === "person") {
+        // The first person's seat is the host's: "Play again" and the host's controls work.
+        const name = row.name.trim();
+        const seat = await tableApi.join(room.code, name, people.length === 0 ? room.host_token : null);
+        people.push({ seat: seat.seat, token: seat.token, name });
+      } else {
+        await tableApi.addComputer(room.code, room.host_token, row.kind);
+      }
+    }
+    await api.start(room.code, room.host_token);
+    // One person against computers is an ordinary seat; two or more share the device.
+    if (people.length === 1) saveToken(room.code, people[0].token);
+    else saveLocalSeats(room.code, people);
+    try {
+      localStorage.setItem("labyrinth:name", people[0].name);
+    } catch {
+      /* not remembered */
+    }
+    enterRoom({ code: room.code, url: room.url, host_token: room.host_token });
+  } catch (err) {
+    els.error.textContent = errorText(err);
+    els.button.disabled = false;
+    els.button.textContent = t("local.start");
+  }
+}
+
+/**
+ * Wire "Play on this device". `getChoice()` gives the form's variant and options,
+ * `getClock()` its turn timer.
+ * @param {() => {variant: any, options: object}} getChoice
+ * @param {() => object|null} getClock
+ */
+export function setupLocalPlay(getChoice, getClock) {
+  try {
+    rows[0].name = localStorage.getItem("labyrinth:name") || "";
+  } catch {
+    rows[0].name = "";
+  }
+  variant = getChoice().variant;
+  render();
+  els.add.addEventListener("click", () => {
+    rows.push({ kind: "person", name: "" });
+    render();
+    const inputs = els.list.querySelectorAll(".local-name");
+    if (inputs.length) inputs[inputs.length - 1].focus();
+  });
+  els.button.addEventListener("click", () => start(getChoice, getClock));
+  return {
+    /** The variant or the language changed. */
+    render() {
+      variant = getChoice().variant;
+      render();
+    },
+  };
+}

@@ -1,0 +1,503 @@
+"""Pass-and-play in headless Chromium: "Play on this device" from the lobby, the shield
+between two people's turns (the previous seat's target out of the page while it is up),
+a computer seat's turn played out without a shield, Team Edition (nothing per seat to
+hide) switching seats without one, and a plain link opened elsewhere being a spectator's.
+Screenshots go to the test's folder (tmp_path)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.conftest import http_json, wait_for_js
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+
+SHIELD_UP = "[data-testid=pass-shield]:not([hidden])"
+
+# A seat's own view, straight from the server over a WebSocket of its own (the token
+# read from the page's storage): what the page shows is checked against it.
+SEAT_VIEW = """async ([code, seat]) => {
+  const seats = JSON.parse(localStorage.getItem("labyrinth:local:" + code));
+  const token = seats.find((s) => s.seat === seat).token;
+  const ws = new WebSocket(`ws://${location.host}/ws/${code}`);
+  return await new Promise((resolve, reject) => {
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token }));
+    ws.onmessage = (ev) => {
+      const msg = JSON.parse(ev.data);
+      if (msg.type === "state") { ws.close(); resolve(msg.view); }
+    };
+    ws.onerror = () => reject(new Error("socket failed"));
+  });
+}"""
+
+
+def _new_page(browser: Any, errors: list[str], who: str, **context: Any) -> Any:
+    ctx = browser.new_context(**context)
+    ctx.set_default_timeout(20000)
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(f"{who}: {e}"))
+    return page
+
+
+def _start_from_lobby(page: Any, server: str, seats: list[str], variant: str = "classic") -> str:
+    """Fill "Play on this device" with `seats` (a name, or `computer:<level>`), start, and
+    return the room code once the room page is open."""
+    page.goto(server + "/")
+    page.select_option("[data-testid=variant-select]", variant)
+    while page.locator("[data-testid^=local-player-]").count() < len(seats):
+        page.click("[data-testid=local-add]")
+    for i, seat in enumerate(seats):
+        if seat.startswith("computer:"):
+            page.select_option(f"[data-testid=local-kind-{i}]", seat.split(":", 1)[1])
+        else:
+            page.fill(f"[data-testid=local-name-{i}]", seat)
+    page.click("[data-testid=local-button]")
+    page.wait_for_url("**/r/*")
+    return page.url.rsplit("/", 1)[1]
+
+
+def _tap(page: Any, name: str) -> None:
+    """The shield names `name`; `name` taps it and the board comes back."""
+    page.wait_for_selector(SHIELD_UP)
+    assert page.text_content("[data-testid=pass-title]") == f"Pass the device to {name}"
+    assert page.text_content("[data-testid=pass-ready]") == f"I am {name}"
+    page.click("[data-testid=pass-ready]")
+    page.wait_for_selector("[data-testid=pass-shield]", state="hidden")
+
+
+def _push_and_move(page: Any, seat: int) -> None:
+    page.wait_for_selector(f"[data-testid=turn-status][data-seat='{seat}'][data-phase=push]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready][data-my-turn=true]")
+    page.click("[data-testid^=arrow-][data-active=true] >> nth=0")
+    page.wait_for_selector(f"[data-testid=turn-status][data-seat='{seat}'][data-phase=move]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready][data-my-turn=true]")
+    page.locator("[data-testid^=cell-]").first.click()
+
+
+def _nothing_of_a_seat_in_the_page(page: Any) -> None:
+    """While the shield is up, no target (box, attribute, board marker), board or hand
+    is in the document at all: hidden is not enough."""
+    for selector in (
+        "[data-testid=target]",
+        "[data-target]",
+        "[data-testid=target-mark]",
+        ".is-target",
+        "[data-testid=board]",
+        "[data-testid=hand-panel]",
+        "[data-testid=move-log]",
+    ):
+        assert page.locator(selector).count() == 0, selector
+
+
+def test_two_people_pass_the_device(server: str, browser, tmp_path: Path) -> None:
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **DESKTOP)
+    code = _start_from_lobby(page, server, ["Ann", "Bob"])
+
+    # Before anyone plays, the device asks for Ann: nothing of a seat is drawn yet.
+    page.wait_for_selector(SHIELD_UP)
+    _nothing_of_a_seat_in_the_page(page)
+    room = http_json("GET", f"{server}/api/rooms/{code}")
+    assert room["status"] == "playing"
+    assert [(s["name"], s["kind"]) for s in room["seats"]] == [("Ann", "human"), ("Bob", "human")]
+    # Both seats are connected (one socket each): neither will turn "away".
+    wait_for_js(
+        page,
+        "async (code) => (await (await fetch('/api/rooms/' + code)).json())"
+        ".seats.every((s) => s.connected)",
+        code,
+        timeout=15000,
+    )
+    _tap(page, "Ann")
+    page.wait_for_selector("[data-testid=target][data-target]:not([data-target=''])")
+    ann_target = page.get_attribute("[data-testid=target]", "data-target")
+    assert ann_target == page.evaluate(SEAT_VIEW, [code, 0])["players"][0]["target"]
+    page.screenshot(path=str(tmp_path / "ann-desktop.png"))
+
+    # Ann pushes and moves; the shield names Bob and Ann's target leaves the page.
+    _push_and_move(page, 0)
+    page.wait_for_selector(SHIELD_UP)
+    assert page.text_content("[data-testid=pass-title]") == "Pass the device to Bob"
+    _nothing_of_a_seat_in_the_page(page)
+    # Her target's picture is nowhere either (the icon sprite defines every treasure).
+    assert page.locator(f"[data-treasure='{ann_target}'], use[href='#t-{ann_target}']").count() == 0
+    page.screenshot(path=str(tmp_path / "shield-desktop.png"))
+
+    # Bob taps: his own target, his turn, and his view of the moves so far.
+    _tap(page, "Bob")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+    page.wait_for_selector("[data-testid=target][data-target]:not([data-target=''])")
+    bob_target = page.get_attribute("[data-testid=target]", "data-target")
+    bob_view = page.evaluate(SEAT_VIEW, [code, 1])
+    assert bob_target == bob_view["players"][1]["target"] != ann_target
+    assert "target" not in bob_view["players"][0]
+    assert page.get_attribute("[data-testid=move-log]", "data-count") == "2"
+    names = page.locator("[data-testid=log-entry] .log-name").all_text_contents()
+    assert names == ["Ann", "Ann"], names
+
+    # Bob can play; then the device goes back to Ann, who finds her own target again.
+    _push_and_move(page, 1)
+    _tap(page, "Ann")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
+    page.wait_for_selector("[data-testid=board][data-my-turn=true]")
+    assert page.get_attribute("[data-testid=target]", "data-target") in (
+        page.evaluate(SEAT_VIEW, [code, 0])["players"][0]["target"],
+        "home",
+    )
+    assert page.get_attribute("[data-testid=move-log]", "data-count") == "4"
+    assert errors == []
+    page.context.close()
+
+
+def test_a_computer_seat_plays_between_two_people_on_a_phone(
+    server: str, browser, tmp_path: Path
+) -> None:
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **PHONE)
+    page.goto(server + "/")
+    page.screenshot(path=str(tmp_path / "lobby-phone.png"), full_page=True)
+    code = _start_from_lobby(page, server, ["Ann", "computer:easy", "Bob"])
+    _tap(page, "Ann")
+    page.screenshot(path=str(tmp_path / "ann-phone.png"), full_page=True)
+    ann_target = page.get_attribute("[data-testid=target]", "data-target")
+    _push_and_move(page, 0)
+
+    # The computer's push and move play out in a spectator's view: Ann and Bob may both
+    # be looking, and neither's target is on the screen. Then the shield asks for Bob.
+    page.wait_for_selector("[data-testid=turn-status][data-seat='1']")
+    page.wait_for_selector("[data-testid=target][data-target='']")
+    assert page.locator(f"[data-target='{ann_target}'], [data-testid=target-mark]").count() == 0
+    # The page's own spectator socket (the server counts it) is not shown as someone
+    # watching.
+    wait_for_js(
+        page,
+        "async (code) => (await (await fetch('/api/rooms/' + code)).json()).spectators === 1",
+        code,
+        timeout=15000,
+    )
+    assert page.get_attribute("[data-testid=spectator-count]", "data-count") == "0"
+    page.screenshot(path=str(tmp_path / "computer-turn-phone.png"))
+    page.wait_for_selector(SHIELD_UP)
+    assert page.text_content("[data-testid=pass-title]") == "Pass the device to Bob"
+    _nothing_of_a_seat_in_the_page(page)
+    page.screenshot(path=str(tmp_path / "shield-phone.png"))
+    _tap(page, "Bob")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='2'][data-phase=push]")
+    names = page.locator("[data-testid=log-entry] .log-name").all_text_contents()
+    assert names == ["Ann", "Ann", "Computer (easy)", "Computer (easy)"], names
+    # Two shields in all (Ann at the start, then Bob): none for the computer's turn.
+    assert page.get_attribute("[data-testid=pass-shield]", "data-passes") == "2"
+    assert page.get_attribute("[data-testid=target]", "data-target") == page.evaluate(
+        SEAT_VIEW, [code, 2]
+    )["players"][2].get("target")
+    page.screenshot(path=str(tmp_path / "bob-phone.png"), full_page=True)
+    assert errors == []
+    page.context.close()
+
+
+def test_the_plain_link_elsewhere_is_a_spectator(server: str, browser) -> None:
+    errors: list[str] = []
+    device = _new_page(browser, errors, "device", **DESKTOP)
+    code = _start_from_lobby(device, server, ["Ann", "Bob"])
+    _tap(device, "Ann")
+    device.wait_for_selector("[data-testid=board][data-my-turn=true]")
+
+    watcher = _new_page(browser, errors, "watcher", **PHONE)
+    watcher.goto(f"{server}/r/{code}")
+    watcher.wait_for_selector("[data-testid=turn-status][data-seat='0']")
+    assert watcher.locator(SHIELD_UP).count() == 0
+    assert watcher.get_attribute("[data-testid=target]", "data-target") == ""
+    assert watcher.locator("[data-testid=board][data-my-turn=true]").count() == 0
+    assert watcher.locator("[data-testid=local-note]").count() == 0
+    assert watcher.evaluate("localStorage.length") == 0
+    wait_for_js(
+        watcher,
+        "document.querySelector('[data-testid=spectator-count]').dataset.count === '1'",
+        timeout=15000,
+    )
+
+    # The device plays on; the spectator sees the move, still as a spectator.
+    _push_and_move(device, 0)
+    watcher.wait_for_selector("[data-testid=move-log][data-count='2']")
+    assert watcher.get_attribute("[data-testid=target]", "data-target") == ""
+    device.wait_for_selector(SHIELD_UP)
+    assert errors == []
+    device.context.close()
+    watcher.context.close()
+
+
+def test_team_edition_switches_seats_without_a_shield(server: str, browser) -> None:
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **DESKTOP)
+    code = _start_from_lobby(page, server, ["Ann", "Bob"], variant="team")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0']")
+    assert page.locator(SHIELD_UP).count() == 0
+    seats = json.loads(page.evaluate(f"localStorage.getItem('labyrinth:local:{code}')"))
+    assert [s["seat"] for s in seats] == [0, 1]
+
+    # Ann ends her turn from another connection of her seat: the page turns to Bob's
+    # view by itself, no shield (Team Edition has nothing one seat sees and another not).
+    ended = page.evaluate(
+        """async ([code, token]) => {
+          const ws = new WebSocket(`ws://${location.host}/ws/${code}`);
+          return await new Promise((resolve) => {
+            let seq = null;
+            ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token }));
+            ws.onmessage = (ev) => {
+              const msg = JSON.parse(ev.data);
+              if (msg.type === "state" && seq === null) {
+                seq = msg.seq;
+                const phase = msg.view.turn.phase;
+                const action = phase === "daedalus" ? { type: "daedalus" } : { type: "end" };
+                ws.send(JSON.stringify({ type: "action", id: "x", seq, action }));
+              } else if (msg.type === "state" && msg.view.turn.seat === 1) {
+                ws.close();
+                resolve(true);
+              } else if (msg.type === "state" && msg.view.turn.phase === "play") {
+                const end = { type: "action", id: "y", seq: msg.seq, action: { type: "end" } };
+                ws.send(JSON.stringify(end));
+              } else if (msg.type === "error") {
+                ws.close();
+                resolve(msg.message);
+              }
+            };
+          });
+        }""",
+        [code, seats[0]["token"]],
+    )
+    assert ended is True
+    page.wait_for_selector("[data-testid=turn-status][data-seat='1']")
+    wait_for_js(
+        page,
+        "document.querySelector('[data-testid=board]').dataset.myTurn === 'true'",
+        timeout=15000,
+    )
+    assert page.locator(SHIELD_UP).count() == 0
+    assert page.get_attribute("[data-testid=pass-shield]", "data-passes") in (None, "0")
+    assert errors == []
+    page.context.close()
+
+
+def test_play_again_keeps_every_local_seat(server: str, browser, tmp_path: Path) -> None:
+    """At the end, one "Play again" on the device accepts for every seat it plays: the
+    next game starts at once with the same two people, still passing the device."""
+    from tests.cluster.conftest import Peer
+
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **PHONE)
+    code = _start_from_lobby(page, server, ["Ann", "Bob"], variant="cards")
+    page.wait_for_selector(SHIELD_UP)
+    first = http_json("GET", f"{server}/api/rooms/{code}")["game_id"]
+    seats = json.loads(page.evaluate(f"localStorage.getItem('labyrinth:local:{code}')"))
+
+    # Both seats play the largest take over the protocol while the page looks on.
+    ws = server.replace("http", "ws", 1)
+    peers = {s["seat"]: Peer(ws, code, s["token"]) for s in seats}
+    try:
+        state = peers[0].state_at(0)
+        while state["view"]["status"] == "playing":
+            mover = peers[state["view"]["turn"]["seat"]]
+            if mover is not peers[0]:
+                mover.state_at(state["seq"])
+            action = mover.legal()["actions"][0]
+            mover.send({"type": "action", "id": "x", "seq": state["seq"], "action": action})
+            state = peers[0].state_at(state["seq"] + 1)
+            time.sleep(0.1)  # pacing: each connection may send 20 messages a second
+    finally:
+        for peer in peers.values():
+            peer.close()
+
+    # The game is over: no shield (everything is shown to everyone now), and play again.
+    page.wait_for_selector("[data-testid=after-game]:not([hidden])")
+    assert page.locator(SHIELD_UP).count() == 0
+    page.screenshot(path=str(tmp_path / "finished-phone.png"), full_page=True)
+    page.click("[data-testid=play-again]")
+    wait_for_js(
+        page,
+        "async ([code, first]) => { const r = await (await fetch('/api/rooms/' + code)).json();"
+        " return r.status === 'playing' && r.game_id !== first; }",
+        [code, first],
+        timeout=20000,
+    )
+    room = http_json("GET", f"{server}/api/rooms/{code}")
+    assert [(s["seat"], s["name"]) for s in room["seats"]] == [(0, "Ann"), (1, "Bob")]
+    # The new game is Ann's to start; the page shows it to her (behind a shield unless
+    # it already showed her seat when the last game ended).
+    wait_for_js(
+        page,
+        "!!document.querySelector('[data-testid=pass-shield]:not([hidden])') ||"
+        " !!document.querySelector(\"[data-testid=turn-status][data-seq='0']\")"
+        " && document.querySelector('[data-testid=board]').dataset.myTurn === 'true'",
+        timeout=20000,
+    )
+    if page.locator(SHIELD_UP).count():
+        _tap(page, "Ann")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=place]")
+    page.wait_for_selector("[data-testid=move-log][data-count='0']", state="attached")
+    assert errors == []
+    page.context.close()
+
+
+# The page's own module, fed a scripted stream per local seat (no server socket behind
+# it): which view it hands the page, and when it asks for the device to be passed.
+DECISIONS = """async (secrets) => {
+  const { LocalSeatsSocket } = await import("/static/js/local-seats.js");
+  const seats = [{ seat: 0, token: "a", name: "Ann" }, { seat: 2, token: "c", name: "Cy" }];
+  const s = new LocalSeatsSocket("nowhere", seats, { secrets });
+  const log = [];
+  s.addEventListener("pass", (e) => log.push(`pass ${e.detail.name}`));
+  s.addEventListener("reveal", (e) => log.push(`reveal ${e.detail.seat}`));
+  s.addEventListener("message", (e) => {
+    const m = e.detail;
+    if (m.type === "state") log.push(`state ${m.seq} as ${m.view.you}`);
+    else if (m.type === "room") log.push(`room with ${m.room.spectators} watching`);
+    else log.push(`${m.type} ${m.seat}`);
+  });
+  const players = ["Ann", "Computer", "Cy"].map((name, seat) => ({ seat, name, color: "red" }));
+  const state = (you, seq, actor, history) => ({
+    type: "state", seq, ...(history ? { history: [] } : {}),
+    view: { status: actor === null ? "finished" : "playing", seq, you, players,
+            turn: actor === null ? null : { seat: seq < 3 ? 0 : actor, actor, phase: "x" } },
+  });
+  // Every socket hears every step: the watcher (once there is one) first, then Cy's.
+  const step = (seq, actor, history = false) => {
+    if (s.watcher) s.onWatcherMessage(s.watcher, state(null, seq, actor, history));
+    s.onMessage(s.local.get(2), state(2, seq, actor, history));
+    s.onMessage(s.local.get(0), state(0, seq, actor, history));
+  };
+  const sync = (seat, seq, actor) => s.onMessage(s.local.get(seat), state(seat, seq, actor, true));
+  const room = { status: "playing", seats: [] };
+  for (const seat of [0, 2]) s.onMessage(s.local.get(seat), { type: "welcome", seat, room });
+  step(0, 0, true);     // Ann to play
+  s.reveal();
+  sync(0, 0, 0);
+  step(1, 2);           // on Ann's turn, Cy decides (Master: a duellist's reroll)
+  s.reveal();
+  sync(2, 1, 2);
+  step(2, 0);           // back to Ann
+  s.reveal();
+  sync(0, 2, 0);
+  step(3, 1);           // the computer's turn: a spectator's view, when there are secrets
+  if (s.watcher) {
+    s.onWatcherMessage(s.watcher, state(null, 3, 1, true));
+    // Once connected, the page's own watcher is not counted among the room's spectators.
+    s.watcher.socket.status = "online";
+    s.onMessage(s.local.get(0), { type: "room", room: { ...room, spectators: 2 } });
+  }
+  step(4, 1);
+  step(5, 0);           // Ann again: she still holds the device, no shield
+  sync(0, 5, 0);
+  step(6, 1);           // the computer again
+  if (s.watcher) s.onWatcherMessage(s.watcher, state(null, 6, 1, true));
+  step(7, 2);           // Cy's turn
+  step(8, null);        // the game ends before Cy taps: nothing is secret any more
+  sync(2, 8, null);
+  return log;
+}"""
+
+
+def test_whose_view_the_page_shows_and_when_it_asks_to_pass(server: str, browser) -> None:
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **DESKTOP)
+    page.goto(server + "/")
+    shielded = page.evaluate(DECISIONS, True)
+    assert shielded == [
+        "welcome null",
+        "pass Ann",
+        "reveal 0",
+        "welcome 0",
+        "state 0 as 0",
+        "state 1 as 0",
+        "pass Cy",
+        "reveal 2",
+        "welcome 2",
+        "state 1 as 2",
+        "state 2 as 2",
+        "pass Ann",
+        "reveal 0",
+        "welcome 0",
+        "state 2 as 0",
+        "state 3 as 0",
+        "reveal watch",
+        "welcome null",
+        "state 3 as null",
+        "room with 1 watching",
+        "state 4 as null",
+        "state 5 as null",
+        "reveal 0",
+        "welcome 0",
+        "state 5 as 0",
+        "state 6 as 0",
+        "reveal watch",
+        "welcome null",
+        "state 6 as null",
+        "state 7 as null",
+        "pass Cy",
+        "reveal 2",
+        "welcome 2",
+        "state 8 as 2",
+    ], shielded
+    # Without secrets (Team Edition) the same game never asks: the page follows the mover,
+    # and the computer's turn plays out in the view shown. (Each `reveal()` of the script
+    # finds no shield to lift and does nothing.)
+    open_game = page.evaluate(DECISIONS, False)
+    assert not [line for line in open_game if line.startswith("pass")], open_game
+    assert "state 4 as 0" in open_game and "state 4 as null" not in open_game, open_game
+    assert [line for line in open_game if line.startswith("reveal")] == [
+        "reveal 0",
+        "reveal 2",
+        "reveal 0",
+        "reveal 2",
+    ], open_game
+    assert errors == []
+    page.context.close()
+
+
+def test_the_form_says_what_is_missing_and_one_person_needs_no_shield(server: str, browser) -> None:
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **PHONE)
+    page.goto(server + "/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    error = "[data-testid=local-error]"
+    for i in (0, 1):
+        page.select_option(f"[data-testid=local-kind-{i}]", "easy")
+    page.click("[data-testid=local-button]")
+    assert page.text_content(error) == "At least one player must be a person."
+    page.select_option("[data-testid=local-kind-1]", "person")
+    page.click("[data-testid=local-button]")
+    assert page.text_content(error) == "Type a name for player 2."
+    page.fill("[data-testid=local-name-1]", "Ann")
+    page.select_option("[data-testid=local-kind-0]", "person")
+    page.fill("[data-testid=local-name-0]", "ANN")
+    page.click("[data-testid=local-button]")
+    assert page.text_content(error) == "Two players are called Ann: give each a different name."
+    # The form follows the game's player counts: four seats at most in classic, and no
+    # fewer than two.
+    for _ in range(2):
+        page.click("[data-testid=local-add]")
+    assert page.locator("[data-testid^=local-player-]").count() == 4
+    assert page.locator("[data-testid=local-add]").is_disabled()
+    page.click("[data-testid=local-remove-3]")
+    page.click("[data-testid=local-remove-2]")
+    assert page.locator("[data-testid=local-remove-0]").count() == 0
+    assert page.locator("[data-testid=local-player-2]").count() == 0
+    assert page.url == server + "/"  # nothing was made, the lobby is still here
+
+    # One person against a computer: an ordinary seat, no shield, no extra socket.
+    page.select_option("[data-testid=local-kind-1]", "medium")
+    page.click("[data-testid=local-button]")
+    page.wait_for_url("**/r/*")
+    code = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("[data-testid=board][data-my-turn=true]")
+    assert page.locator(SHIELD_UP).count() == 0
+    assert page.locator("[data-testid=local-note]").count() == 0
+    assert page.evaluate(f"localStorage.getItem('labyrinth:local:{code}')") is None
+    assert page.evaluate(f"!!localStorage.getItem('labyrinth:token:{code}')") is True
+    assert "Computer (medium)" in page.text_content("[data-testid=players]")
+    assert errors == []
+    page.context.close()
