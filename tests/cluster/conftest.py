@@ -19,6 +19,17 @@ from tests.live_server import ServerProcess
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """These are long fault runs (several server processes, `kill -9`, outages, real
+    clocks): marked `slow`, which `scripts/test` leaves to `.ci/run`'s second run."""
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.slow)
+
+
 @functools.cache
 def redis_available() -> bool:
     import redis
