@@ -49,15 +49,29 @@ def observe_step(game: Game, seat: int, memory: Memory, events: list[dict[str, A
     memory.observe(game.view(seat), shown)
 
 
+class Keeper:
+    """One seat's memory with the replayed game that feeds it, for the server's driver:
+    `catch_up(record)` shows the seat every step logged since the last call (a restart
+    starts from an empty keeper and so replays the whole log)."""
+
+    def __init__(self, record: Mapping[str, Any], seat: int, memory: Memory) -> None:
+        self.seat = seat
+        self.memory = memory
+        self.game = Game.from_record({**record, "actions": []})
+        memory.observe(self.game.view(seat))
+
+    def catch_up(self, record: Mapping[str, Any]) -> Memory:
+        for entry in record["actions"]:
+            if entry["seq"] <= self.game.seq:
+                continue
+            events = self.game.apply(entry["seat"], entry["action"])
+            observe_step(self.game, self.seat, self.memory, events)
+        return self.memory
+
+
 def replay(record: Mapping[str, Any], seat: int, level: str) -> Memory | None:
     """The memory `seat` would hold at the end of `record` had it been fed live."""
     memory = new_memory(str(record["variant"]), level)
     if memory is None:
         return None
-    start = {**record, "actions": []}
-    game = Game.from_record(start)
-    memory.observe(game.view(seat))
-    for entry in record["actions"]:
-        events = game.apply(entry["seat"], entry["action"])
-        observe_step(game, seat, memory, events)
-    return memory
+    return Keeper(record, seat, memory).catch_up(record)
