@@ -27,12 +27,8 @@ Action = dict[str, Any]
 Cell = tuple[int, int]
 VARIANT = "cards"
 CARDS_PER_MOTIF = len(DECK) // len(MOTIFS)
-RISK_WEIGHT = float(
-    __import__("os").environ.get("BOTS13_RISK", "1.0")
-)  # a card the next player may take, against one taken now (tuned)
-NEXT_WEIGHT = float(
-    __import__("os").environ.get("BOTS13_NEXT", "0.5")
-)  # a card this seat may take next turn, the rival playing between
+RISK_WEIGHT = 1.0  # a card the next player may take weighs as one taken now
+NEXT_WEIGHT = 0.5  # a card this seat may take next turn, the rival playing between
 
 
 def _card_id(motif: str) -> int:
