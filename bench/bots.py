@@ -6,6 +6,12 @@ is a win rate per mode and number of computer players (all seats at one level). 
 win rates with a 95 % Wilson interval (a shared win or a game stopped at the action
 limit counts half), mean game length, and the time per decision (p50, p99) per level.
 
+Players that keep a memory (Team's hard level) get it as on the server: fed each seat's
+views and events after every action (`app.bots.arena`).
+
+Decision times are measured on whatever else the machine runs: on a shared machine the
+wall-clock figures (and, less so, the CPU ones) are pessimistic.
+
 Targets (issue 13): each level beats the one below >= 70 % in classic, master and cards;
 hard decides in < 200 ms p99; Team: hard wins the introductory mode most of the time.
 

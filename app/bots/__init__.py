@@ -22,6 +22,8 @@ Action = dict[str, Any]
 Level = Literal["easy", "medium", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
 Chooser = Callable[[dict[str, Any], list[Action], random.Random], Action]
+# The players that read a memory (see `app.bots.memory`); the others ignore one.
+REMEMBERING: frozenset[tuple[str, str]] = frozenset({("team", "hard")})
 
 
 def label(level: Level) -> str:
@@ -52,16 +54,25 @@ def players() -> dict[str, dict[str, Chooser]]:
 
 
 def choose(
-    variant: str, level: Level, view: dict[str, Any], legal: list[Action], rng: random.Random
+    variant: str,
+    level: Level,
+    view: dict[str, Any],
+    legal: list[Action],
+    rng: random.Random,
+    memory: Any = None,
 ) -> Action:
     """One of `legal` for the seat whose `view` this is, at `level`.
 
-    A function of its arguments only: the same view, legal list and rng state give the
-    same action, which is what lets a takeover or a timeout be tested and reproduced.
+    A function of its arguments only: the same view, legal list, rng state (and memory,
+    for a player that keeps one: `app.bots.memory`, built from the seat's earlier views
+    only) give the same action, which is what lets a takeover or a timeout be tested and
+    reproduced. Without a memory every player still plays, from the view alone.
     """
     if not legal:
         raise ValueError("no legal action to choose from")
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}")
     chooser = players().get(variant, {}).get(level, _any_legal)
+    if memory is not None and (variant, level) in REMEMBERING:
+        return chooser(view, legal, rng, memory)  # type: ignore[call-arg]
     return chooser(view, legal, rng)

@@ -1,8 +1,9 @@
 """Games between computer players, without a server: for the tests and `bench/bots.py`.
 
 Each decision is handed the seat's view and legal list only (what the server's computer
-seats get), with an rng seeded from the game's seed, the seat and the sequence number, so a
-game is reproducible from its seed and levels.
+seats get), plus, for a player that keeps one, its memory fed with that seat's views and
+events after every action (`app.bots.memory`), and an rng seeded from the game's seed,
+the seat and the sequence number, so a game is reproducible from its seed and levels.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.bots import Level, choose
+from app.bots.memory import new_memory, observe_step
 from app.rules import Game
 
 
@@ -47,6 +49,10 @@ def play(
     names = [f"Computer {i + 1}" for i in range(len(levels))]
     game = Game.new(variant, names, seed=seed, options=options)
     outcome = Outcome(variant, tuple(levels), None, 0, 0)
+    memories = {seat: new_memory(variant, level) for seat, level in enumerate(levels)}
+    for seat, memory in memories.items():
+        if memory is not None:
+            memory.observe(game.view(seat))
     last = None
     while game.to_move is not None and game.seq < max_actions:
         seat = game.to_move
@@ -57,10 +63,13 @@ def play(
         view, legal = game.view(seat), game.legal_actions(seat)
         rng = random.Random(f"{seed}/{seat}/{game.seq}")
         start, cpu = time.perf_counter(), time.process_time()
-        action = choose(variant, level, view, legal, rng)
+        action = choose(variant, level, view, legal, rng, memories[seat])
         outcome.seconds.setdefault(level, []).append(time.process_time() - cpu)
         outcome.wall.setdefault(level, []).append(time.perf_counter() - start)
-        game.apply(seat, action)
+        events = game.apply(seat, action)
+        for watcher, memory in memories.items():
+            if memory is not None:
+                observe_step(game, watcher, memory, events)
     outcome.result = game.result
     outcome.actions = game.seq
     return outcome

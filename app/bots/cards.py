@@ -3,10 +3,11 @@
 - `easy`: places at random half the time and takes whatever comes to hand.
 - `medium`: one-turn greedy: the placement that takes the most cards, then the biggest
   take.
-- `hard`: the biggest take too, and among placements and takes of equal worth the one
-  that leaves the next player least: for each motif, the chance that an unseen hand
-  holds it (from the cards not yet seen anywhere) times the most cards of that motif one
-  card could then join; it also keeps its own next card's chances in mind.
+- `hard`: weighs each placement by the cards it takes now, less what the layout left
+  then offers the next player (the expected best take of a hand drawn from the cards
+  this seat has not seen), plus what it offers its own kept card and next draw; cards
+  holding the layout together cannot be taken, which it counts (`cards_outlook`). Of
+  the biggest takes it takes the one leaving that outlook best.
 
 The layout is rebuilt from the view with the engine's own `Layout` (pure geometry on
 public cards), so "joined by a path" means exactly what the rules mean.
@@ -15,19 +16,19 @@ public cards), so "joined by a path" means exactly what the rules mean.
 from __future__ import annotations
 
 import random
-from math import comb
 from typing import Any
 
+from app.bots.cards_outlook import Kind, expected_best, offers, shape_of, unseen_kinds
 from app.bots.maze import best_of, by_type, fallback
 from app.rules.board import parse_open, rotate
-from app.rules.cards import DECK, ENGINE, MOTIFS, Layout, neighbours
+from app.rules.cards import DECK, ENGINE, MOTIFS, Layout
 
 Action = dict[str, Any]
 Cell = tuple[int, int]
 VARIANT = "cards"
 CARDS_PER_MOTIF = len(DECK) // len(MOTIFS)
-KEEP_WEIGHT = 0.3
-RISK_WEIGHT = 1.0
+RISK_WEIGHT = 1.0  # a card the next player may take weighs as one taken now
+NEXT_WEIGHT = 0.5  # a card this seat may take next turn, the rival playing between
 
 
 def _card_id(motif: str) -> int:
@@ -63,66 +64,6 @@ def _placed_layout(layout: Layout, hand: list[dict[str, Any]], action: Action) -
     opens = rotate(parse_open(card["open"]), action["rotation"])
     trial.cards[cell] = (_card_id(card["motif"]), opens)
     return trial
-
-
-def _unseen_motifs(view: dict[str, Any]) -> tuple[dict[str, int], int]:
-    """How many cards of each motif nobody has seen (in other hands or the pile)."""
-    left = dict.fromkeys(MOTIFS, CARDS_PER_MOTIF)
-    me = view["players"][view["you"]]
-    seen = [c["motif"] for c in view["layout"]] + [c["motif"] for c in me.get("hand", [])]
-    for player in view["players"]:
-        seen += player["taken"]
-    seen += [d["motif"] if isinstance(d, dict) else d for d in view.get("discarded", [])]
-    for motif in seen:
-        if motif in left:
-            left[motif] -= 1
-    return left, sum(left.values())
-
-
-def _exposure(layout: Layout) -> dict[str, int]:
-    """Per motif, the most cards of it in one path system with an open end: what one new
-    card of that motif, laid on that end, could join."""
-    best: dict[str, int] = {}
-    seen: set[Cell] = set()
-    for cell in layout.cards:
-        if cell in seen:
-            continue
-        system = layout.paths_from(cell)
-        seen.update(system)
-        open_end = any(
-            layout.opens(c) & bit and other not in layout.cards
-            for c in system
-            for bit, other, _ in neighbours(c)
-        )
-        if not open_end:
-            continue
-        counts: dict[str, int] = {}
-        for c in system:
-            motif = layout.motif(c)
-            counts[motif] = counts.get(motif, 0) + 1
-        for motif, count in counts.items():
-            best[motif] = max(best.get(motif, 0), count)
-    return best
-
-
-def _risk(view: dict[str, Any], layout: Layout) -> float:
-    """Cards the next player may expect to take from this layout."""
-    players = view["players"]
-    rival = players[(view["you"] + 1) % len(players)]
-    hand = rival.get("hand_count", 0)
-    left, unseen = _unseen_motifs(view)
-    if not hand or not unseen:
-        return 0.0
-    risk = 0.0
-    for motif, count in _exposure(layout).items():
-        held = 1 - comb(unseen - left[motif], hand) / comb(unseen, hand) if left[motif] else 0
-        risk += held * count
-    return risk
-
-
-def _keep_value(layout: Layout, kept: list[dict[str, Any]]) -> float:
-    exposure = _exposure(layout)
-    return max((exposure.get(c["motif"], 0) for c in kept), default=0)
 
 
 def _take_action(cells: tuple[Cell, ...]) -> Action:
@@ -163,35 +104,60 @@ def choose_medium(view: dict[str, Any], legal: list[Action], rng: random.Random)
     return fallback(legal, rng)
 
 
+def _outlook(
+    view: dict[str, Any], layout: Layout, kept: list[dict[str, Any]], pool: dict[Kind, float]
+) -> float:
+    """What a layout left after this seat's turn is worth to it beyond the cards it took:
+    its own next take (the kept card, with the one it will draw) less what the next
+    player may expect to take from it."""
+    values = offers(layout)
+    players = view["players"]
+    you = view["you"]
+    rivals = [p for p in players[you + 1 :] + players[:you] if p.get("hand_count")]
+    risk = expected_best(values, pool, rivals[0]["hand_count"]) if rivals else 0.0
+    sure = [values.get((c["motif"], shape_of(parse_open(c["open"]))), 0) for c in kept]
+    draws = 1 if view.get("pile") else 0
+    return NEXT_WEIGHT * expected_best(values, pool, draws, sure) - RISK_WEIGHT * risk
+
+
 def choose_hard(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    """The biggest take, then the placement (or the take) whose layout gives the next
+    player least and keeps most for its own next turn."""
     kinds = by_type(legal)
     layout = layout_from_view(view)
-    hand = view["players"][view["you"]].get("hand", [])
+    hand = list(view["players"][view["you"]].get("hand", ()))
+    pool = unseen_kinds(view)
     if "take" in kinds:
         scored = []
         for action in _biggest(kinds["take"]):
             trial = layout.clone()
             for x, y in action["cards"]:
                 del trial.cards[(x, y)]
-            scored.append((-_risk(view, trial), action))
+            scored.append((_outlook(view, trial, hand, pool), action))
         return best_of(scored, rng)
     if "place" in kinds:
         scored = []
+        seen: dict[tuple[int, Cell, int], float] = {}
         for action in kinds["place"]:
-            trial = _placed_layout(layout, hand, action)
-            take = best_take(trial, tuple(action["pos"]))
-            for cell in take:
-                del trial.cards[cell]
-            kept = [c for i, c in enumerate(hand) if i != action["card"]]
-            value = (
-                len(take)
-                - RISK_WEIGHT * _risk(view, trial)
-                + KEEP_WEIGHT * _keep_value(trial, kept)
-            )
-            scored.append((value, action))
+            card = hand[action["card"]]
+            cell = (action["pos"][0], action["pos"][1])
+            key = (action["card"], cell, rotate(parse_open(card["open"]), action["rotation"]))
+            if key not in seen:
+                trial = _placed_layout(layout, hand, action)
+                take = best_take(trial, cell)
+                for taken in take:
+                    del trial.cards[taken]
+                kept = [c for i, c in enumerate(hand) if i != action["card"]]
+                seen[key] = len(take) + _outlook(view, trial, kept, pool)
+            scored.append((seen[key], action))
         return best_of(scored, rng)
     if "discard" in kinds:
-        # Throw away the card whose motif this layout offers least.
-        exposure = _exposure(layout)
-        return min(kinds["discard"], key=lambda a: exposure.get(hand[a["card"]]["motif"], 0))
+        # Keep the card this layout offers most.
+        values = offers(layout)
+        return min(
+            kinds["discard"],
+            key=lambda a: values.get(
+                (hand[a["card"]]["motif"], shape_of(parse_open(hand[a["card"]]["open"]))), 0
+            ),
+        )
     return fallback(legal, rng)

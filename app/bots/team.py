@@ -13,13 +13,16 @@ about one a turn, so every level is about collecting; they differ in how far the
   and the team's plan is that no push of one undoes another's approach); with nothing
   visible to fetch, it turns face-down tiles up, which is where hidden treasures are.
 
-Face-down tiles are walls to it, as the view shows them: never their faces.
+Face-down tiles are walls to the view, which never shows their faces. The hard player
+keeps a memory (`team_memory`, fed only the seat's own views and events): a tile it saw
+face up before it was turned down keeps its treasure there, which it fetches by stepping
+onto the back and turning it up; it turns unknown backs up before remembered plain ones.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.bots.maze import (
@@ -33,6 +36,7 @@ from app.bots.maze import (
     fallback,
     slot_of,
 )
+from app.bots.team_memory import TeamMemory
 from app.rules.board import (
     FULL,
     NOT_FIRST_COL,
@@ -57,11 +61,13 @@ REVEAL = 3.0  # a face-down tile in step, when a wanted treasure is under one
 
 @dataclass(slots=True)
 class Scene:
-    """A board as this seat sees it, with what stands where."""
+    """A board as this seat sees it, with what stands where, and what it remembers."""
 
     board: Board
     down: frozenset[int]  # tile ids face down
     positions: list[int]
+    # tile id -> the treasure this seat saw on that face-down tile ("" none): its memory
+    known: dict[int, str] = field(default_factory=dict)
 
     def down_mask(self) -> int:
         mask = 0
@@ -86,23 +92,39 @@ def _wanted(view: dict[str, Any], seat: int) -> set[str]:
     }
 
 
-def _scene(view: dict[str, Any]) -> Scene:
+def _scene(view: dict[str, Any], memory: TeamMemory | None = None) -> Scene:
+    """The board of the view; tile ids are the view's cells (the spare 49). With a
+    memory, the treasures remembered under the face-down tiles."""
     board = board_from_view(view)
     down = frozenset(cells_of(face_down_mask(view)))
-    return Scene(board, down, [cell_of(*p["pos"]) for p in view["players"]])
+    known: dict[int, str] = {}
+    if memory is not None:
+        for tile in down:
+            treasure = memory.under(tile)
+            if treasure is not None:
+                known[tile] = treasure
+    return Scene(board, down, [cell_of(*p["pos"]) for p in view["players"]], known)
 
 
 def _target_mask(scene: Scene, wanted: set[str]) -> int:
+    """Cells where this seat collects on stopping: face-up tiles showing a wanted
+    treasure, and face-down tiles it remembers one under (turned up on stepping there)."""
     mask = 0
     for cell, tile in enumerate(scene.board.tiles):
-        if tile not in scene.down and scene.board.catalogue[tile].treasure in wanted:
+        if tile in scene.down:
+            if scene.known.get(tile) in wanted:
+                mask |= 1 << cell
+        elif scene.board.catalogue[tile].treasure in wanted:
             mask |= 1 << cell
     return mask
 
 
 def _reach(scene: Scene, cell: int) -> int:
+    """Where the pawn on `cell` may stop: along open paths, and onto a face-down tile
+    next to them (it stops there and turns it up)."""
     down = scene.down_mask()
-    return scene.board.flood_blocked(1 << cell, down)
+    reach = scene.board.flood_blocked(1 << cell, down)
+    return reach | scene.board.stepping_mask(reach, down)
 
 
 def _distance(reach: int, targets: int) -> int:
@@ -143,6 +165,7 @@ def _hidden(scene: Scene, wanted: set[str]) -> set[str]:
     board = scene.board
     shown = {board.catalogue[board.spare].treasure}
     shown |= {board.catalogue[t].treasure for t in board.tiles if t not in scene.down}
+    shown |= set(scene.known.values())  # remembered under a face-down tile
     return wanted - shown
 
 
@@ -150,14 +173,14 @@ def _pushed(scene: Scene, action: Action) -> Scene:
     slot = slot_of(action)
     board = scene.board.clone()
     board.push(slot, action["rotation"])
-    return Scene(board, scene.down, [carried(slot, p) for p in scene.positions])
+    return Scene(board, scene.down, [carried(slot, p) for p in scene.positions], scene.known)
 
 
 def _rotated(scene: Scene, action: Action) -> Scene:
     board = scene.board.clone()
     board.opens[cell_of(*action["at"])] = parse_open(action["open"])
     board.refresh()
-    return Scene(board, scene.down, scene.positions)
+    return Scene(board, scene.down, scene.positions, scene.known)
 
 
 def _neighbourhood(mask: int) -> int:
@@ -179,7 +202,7 @@ def _useful_rotations(view: dict[str, Any], scene: Scene, rotates: list[Action])
         return []
     down = scene.down_mask()
     near_me = _neighbourhood(_reach(scene, scene.positions[you]))
-    near_goal = _neighbourhood(scene.board.flood_blocked(targets, down))
+    near_goal = _neighbourhood(scene.board.flood_blocked(targets, down) | targets)
     keep = near_me & near_goal
     return [a for a in rotates if keep >> cell_of(*a["at"]) & 1]
 
@@ -198,13 +221,18 @@ def _moves(kinds: dict[str, list[Action]]) -> dict[int, Action]:
     return best
 
 
-def _orient(view: dict[str, Any], orients: list[Action], rng: random.Random) -> Action:
+def _orient(
+    view: dict[str, Any],
+    orients: list[Action],
+    rng: random.Random,
+    memory: TeamMemory | None = None,
+) -> Action:
     """Turn the tile just stepped on so that its paths open toward this seat's treasures
     (or at least as widely as possible)."""
-    scene = _scene(view)
+    scene = _scene(view, memory)
     at = cell_of(*view["turn"]["orient_at"])
     wanted = [_wanted(view, p["seat"]) for p in view["players"]]
-    scene = Scene(scene.board, scene.down - {scene.board.tiles[at]}, scene.positions)
+    scene = Scene(scene.board, scene.down - {scene.board.tiles[at]}, scene.positions, scene.known)
     scored = []
     for action in orients:
         trial = _rotated(scene, {"at": list(row_col(at)), "open": action["open"]})
@@ -226,6 +254,8 @@ def _walk(
     here = scene.positions[you]
     down = scene.down_mask()
     flips = [c for c in moves if down >> c & 1]
+    unknown = [c for c in flips if scene.board.tiles[c] not in scene.known]
+    flips = unknown or flips
     hidden = _hidden(scene, _wanted(view, you))
     team_hidden = set().union(*(_hidden(scene, _wanted(view, p["seat"])) for p in view["players"]))
     if flips and (hidden or (team_hidden and not targets) or not targets):
@@ -268,7 +298,7 @@ def _rotations_near(view: dict[str, Any], scene: Scene, targets: int) -> list[Ac
         return []
     down = scene.down_mask()
     near_me = _neighbourhood(_reach(scene, scene.positions[view["you"]]))
-    near_goal = _neighbourhood(scene.board.flood_blocked(targets, down))
+    near_goal = _neighbourhood(scene.board.flood_blocked(targets, down) | targets)
     board = scene.board
     actions = []
     for cell in cells_of(near_me & near_goal & ~down):
@@ -325,7 +355,7 @@ def _plan(view: dict[str, Any], kinds: dict[str, list[Action]], scene: Scene) ->
             after = [[t for t in b if t != treasure] for b in boards]
             positions = scene.positions.copy()
             positions[you] = cell
-            step = Scene(scene.board, scene.down, positions)
+            step = Scene(scene.board, scene.down, positions, scene.known)
             move = _move_to(cell)
             search(
                 step, after, can_push, can_rotate, moves + 1, collected + 1, first or move, False
@@ -420,11 +450,19 @@ def choose_medium(view: dict[str, Any], legal: list[Action], rng: random.Random)
     return kinds["end"][0] if "end" in kinds else fallback(legal, rng)
 
 
-def choose_hard(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def choose_hard(
+    view: dict[str, Any],
+    legal: list[Action],
+    rng: random.Random,
+    memory: TeamMemory | None = None,
+) -> Action:
+    """With a `memory` (what this seat saw face up before, see `team_memory`), it also
+    goes for the treasures it remembers under face-down tiles; without, it plays from
+    the view alone."""
     kinds = by_type(legal)
     if "orient" in kinds:
-        return _orient(view, kinds["orient"], rng)
-    scene = _scene(view)
+        return _orient(view, kinds["orient"], rng, memory)
+    scene = _scene(view, memory)
     wanted = [_wanted(view, p["seat"]) for p in view["players"]]
     moves = _moves(kinds)
     plan = _plan(view, kinds, scene)
@@ -450,4 +488,9 @@ def choose_hard(view: dict[str, Any], legal: list[Action], rng: random.Random) -
     return kinds["end"][0] if "end" in kinds else fallback(legal, rng)
 
 
-__all__ = ["choose_easy", "choose_hard", "choose_medium"]
+def new_memory() -> TeamMemory:
+    """A fresh memory for one seat of one game (only the hard player reads it)."""
+    return TeamMemory()
+
+
+__all__ = ["choose_easy", "choose_hard", "choose_medium", "new_memory"]

@@ -15,6 +15,12 @@ loads a running game from the log, when a seat is handed to the computer, and in
 every `COMPUTER_SWEEP_SECONDS` over the rooms with a computer-controlled seat and a live
 game (which covers a process that died during its pause, and every process's restart).
 
+A player that keeps a memory between decisions (Team Edition's hard player remembers
+the faces of tiles turned down since; `app.bots.memory`) gets it here, one per (game,
+seat, level), built only from that seat's views and events: the driver re-plays the
+game's log beside it and shows the seat each step, catching up on every decision, so a
+restart or a turn played by another process just means replaying from the log.
+
 The contract for other room modules (turn clocks, takeovers, leaving; keep it stable):
 
 - `await computer.control(code, seat, level, reason)`: from now on the computer plays
@@ -41,16 +47,19 @@ import asyncio
 import contextlib
 import logging
 import random
+import threading
 from collections.abc import Awaitable, Callable
 from typing import cast
 
 from anyio import to_thread
 
-from app.bots import LEVELS, Level, choose
+from app.bots import LEVELS, Action, Level, choose
+from app.bots.memory import Keeper, Memory, new_memory
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService, SeatTurn
 
 log = logging.getLogger("app.rooms.computer")
+MEMORIES_KEPT = 512  # (game, seat) memories held; the least recently used is dropped
 
 
 def rng_for_turn(turn: SeatTurn, level: str) -> random.Random:
@@ -67,6 +76,8 @@ class ComputerPlayers:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        self._keepers: dict[tuple[str, int, str], Keeper] = {}
+        self._keepers_lock = threading.Lock()
         self.moves = 0  # computer actions this process committed
         self.lost = 0  # computer actions another writer beat to their seq
         service.on_committed.append(self._committed)
@@ -179,11 +190,34 @@ class ComputerPlayers:
                 del self._tasks[code]
             self.service.forget_idle(code)
 
-    async def _play(self, turn: SeatTurn, level: str, by: str) -> bool:
+    def _decide(self, turn: SeatTurn, level: str) -> Action:
+        """The seat's action (in a worker thread): for a player that keeps a memory, the
+        memory is first brought up to this seq from the log (see `app.bots.memory`)."""
         rng = rng_for_turn(turn, level)
-        action = await to_thread.run_sync(
-            choose, turn.variant, cast(Level, level), turn.view, turn.legal, rng
-        )
+        memory = self._memory(turn, level)
+        if memory is None:
+            return choose(turn.variant, cast(Level, level), turn.view, turn.legal, rng)
+        return choose(turn.variant, cast(Level, level), turn.view, turn.legal, rng, memory)
+
+    def _memory(self, turn: SeatTurn, level: str) -> Memory | None:
+        """The memory of (game, seat) at `level`, kept across decisions in this process
+        and rebuilt from the log when missing (a restart, another process's turns)."""
+        if turn.game_record is None or new_memory(turn.variant, level) is None:
+            return None
+        key = (turn.game_id, turn.seat, level)
+        with self._keepers_lock:  # decisions of several rooms run in worker threads
+            keeper = self._keepers.pop(key, None)
+            if keeper is None:
+                fresh = new_memory(turn.variant, level)
+                assert fresh is not None
+                keeper = Keeper(turn.game_record, turn.seat, fresh)
+            self._keepers[key] = keeper  # most recently used last
+            while len(self._keepers) > MEMORIES_KEPT:
+                del self._keepers[next(iter(self._keepers))]
+        return keeper.catch_up(turn.game_record)  # one task per room: never concurrent
+
+    async def _play(self, turn: SeatTurn, level: str, by: str) -> bool:
+        action = await to_thread.run_sync(self._decide, turn, level)
         try:
             await self.service.submit(turn.code, turn.seat, turn.seq, action, by)
         except RoomError as exc:

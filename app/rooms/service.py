@@ -102,6 +102,10 @@ class SeatTurn:
     record: SeatRecord | None
     view: dict[str, Any]
     legal: list[dict[str, Any]]
+    # The game's record so far (seed included: server-side only). A computer seat whose
+    # player keeps a memory rebuilds that seat's views from it (`app.bots.memory`); the
+    # player itself is never handed the record.
+    game_record: dict[str, Any] | None = None
 
 
 def _refuse_unparsed(live: LiveGame, seat: int, action: dict[str, Any]) -> None:
@@ -925,6 +929,7 @@ class RoomService:
                 record=record,
                 view=live.game.view(seat),
                 legal=live.game.legal_actions(seat),
+                game_record=live.game.record(),
             )
 
     async def set_computer(

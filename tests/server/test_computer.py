@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.bots.memory import replay
 from app.rooms import computer as computer_module
 from app.rooms.computer import ComputerPlayers
 from app.rules import Game
@@ -133,3 +134,51 @@ def test_a_game_of_computer_seats_only_plays_to_its_end(client: TestClient) -> N
     assert game["status"] == "finished", game
     verified = client.post(f"/api/games/{game_id}/verify").json()
     assert verified["ok"], verified
+
+
+def test_a_team_hard_seat_decides_with_a_memory_of_its_own_views_only(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The driver hands Team's hard player its memory, kept across decisions; at every
+    decision it equals the memory rebuilt from the log's views of that seat alone (what a
+    restarted process would rebuild), and the other seats' players get none."""
+    seen: list[tuple[int, int, dict[int, str] | None]] = []
+    real = computer_module.choose
+
+    def spy(variant: str, level: Any, view: Any, legal: Any, rng: Any, *memory: Any) -> Any:
+        faces = dict(memory[0].faces) if memory else None
+        seen.append((view["you"], view["seq"], faces))
+        return real(variant, level, view, legal, rng, *memory)
+
+    monkeypatch.setattr(computer_module, "choose", spy)
+    response = client.post(
+        "/api/rooms", json={"variant": "team", "options": {"mode": "introductory"}}
+    )
+    code = response.json()["code"]
+    tokens = [
+        client.post(f"/api/rooms/{code}/join", json={"name": n}).json()["token"]
+        for n in ("Ann", "Bob")
+    ]
+    game_id = start(client, code, tokens[0])
+    computer = driver(client)
+    call(client, computer.control, code, 0, "hard", "takeover")
+    call(client, computer.control, code, 1, "medium", "takeover")
+    call(client, computer.idle)
+    game = client.get(f"/api/games/{game_id}").json()
+    assert game["status"] == "finished", game
+    record = client.app.state.repo.get_game(game_id)  # type: ignore[attr-defined]
+    entries = log_of(client, game_id)
+    full = {
+        "variant": "team",
+        "players": record.players,
+        "seed": record.seed,
+        "options": record.options,
+        "actions": [{"seq": e.seq, "seat": e.seat, "action": e.payload} for e in entries],
+    }
+    hard = [(seq, faces) for seat, seq, faces in seen if seat == 0]
+    assert all(faces is None for seat, _, faces in seen if seat == 1)
+    assert len(hard) > 20
+    for seq, faces in hard[::10]:
+        upto = {**full, "actions": full["actions"][:seq]}
+        rebuilt = replay(upto, 0, "hard")
+        assert rebuilt is not None and rebuilt.faces == faces  # type: ignore[attr-defined]
