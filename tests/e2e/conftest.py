@@ -32,6 +32,7 @@ __all__ = [
     "free_port",
     "http_json",
     "join_room",
+    "serve_app",
     "wait_for_js",
 ]
 HERE = Path(__file__).resolve().parent
@@ -114,9 +115,11 @@ def check_every_frame(page: Any, server: str, game_id: str, actions: int) -> Non
 UNLIMITED = {"ROOMS_PER_MINUTE": "0", "JOINS_PER_MINUTE": "0", "IMPORTS_PER_MINUTE": "0"}
 
 
-def _serve(log_dir: Path) -> Iterator[str]:
+def serve_app(log_dir: Path, **env: str) -> Iterator[str]:
+    """Run the app under uvicorn on a fresh SQLite file in `log_dir`, with `env` on top of
+    the test defaults; yield its base URL, stop it after."""
     process = ServerProcess(
-        log_dir, {"DATABASE_URL": f"sqlite:///{log_dir / 'e2e.db'}", **UNLIMITED}
+        log_dir, {"DATABASE_URL": f"sqlite:///{log_dir / 'e2e.db'}", **UNLIMITED, **env}
     )
     try:
         process.start()
@@ -133,13 +136,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app under uvicorn, on its own port and database, shared by a module's tests:
     starting a server costs seconds, and rooms and games are apart by their codes anyway.
     A test that reads the lobby's lists (which show every room) takes `fresh_server`."""
-    yield from _serve(tmp_path_factory.mktemp("server"))
+    yield from serve_app(tmp_path_factory.mktemp("server"))
 
 
 @pytest.fixture
 def fresh_server(tmp_path: Path) -> Iterator[str]:
     """A server of the test's own, on an empty database."""
-    yield from _serve(tmp_path)
+    yield from serve_app(tmp_path)
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import http_json, join_room
-from tests.live_server import ServerProcess
+from tests.e2e.conftest import http_json, join_room, serve_app
 
 SHOTS = Path(__file__).resolve().parents[2] / "data" / "screenshots"
 
@@ -19,22 +18,7 @@ SHOTS = Path(__file__).resolve().parents[2] / "data" / "screenshots"
 @pytest.fixture
 def table_server(tmp_path: Path) -> Iterator[str]:
     """The app with players away after 1 s (a minute in production), no computer pause."""
-    process = ServerProcess(
-        tmp_path,
-        {
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'e2e.db'}",
-            "AWAY_AFTER": "1",
-            "COMPUTER_PAUSE": "0",  # the computer finishes the game quickly
-        },
-    )
-    try:
-        process.start()
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-    try:
-        yield process.url
-    finally:
-        process.stop()
+    yield from serve_app(tmp_path, AWAY_AFTER="1", COMPUTER_PAUSE="0")
 
 
 def shot(page: Any, name: str) -> None:
