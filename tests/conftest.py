@@ -22,10 +22,11 @@ def postgres_available() -> bool:
     return reachable(POSTGRES_URL)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """Every server test runs twice: on SQLite (the embedded default) and on PostgreSQL,
-    each time on a database of its own."""
+    each time on a database of its own. The PostgreSQL runs are marked `postgres`:
+    `scripts/test` leaves them to its full run (`scripts/test --all`, which `.ci/run` does)."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
         return

@@ -14,6 +14,9 @@ import pytest
 
 from tests.live_server import ROOT, ServerProcess, http_json
 
+# Whole games between client processes and a server process: a long run.
+pytestmark = pytest.mark.slow
+
 CLIENT = ROOT / "examples" / "bot_client.py"
 
 

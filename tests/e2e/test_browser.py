@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.e2e.conftest import http_json, join_room
+
+# Kept in the quick suite (`scripts/test`).
+pytestmark = pytest.mark.smoke
 
 PUSH_NOTATION = re.compile(r"^[NESW][a-g1-7](\+[1-3])?$")
 CELL_NOTATION = re.compile(r"^[a-g][1-7]$")

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.e2e.conftest import http_json, join_room
+
+# Kept in the quick suite (`scripts/test`).
+pytestmark = pytest.mark.smoke
 
 PLACE = re.compile(r"^h[01]@-?\d+,-?\d+(\+[1-3])?$")
 

@@ -93,6 +93,7 @@ def test_a_second_device_takes_the_seat_by_its_link(server: str, browser: Any) -
     assert errors == []
 
 
+@pytest.mark.slow  # waits out a real 30 s clock
 def test_a_clock_ticks_and_a_timeout_is_played(server: str, browser: Any) -> None:
     room = http_json(
         "POST",
@@ -119,6 +120,7 @@ def test_a_clock_ticks_and_a_timeout_is_played(server: str, browser: Any) -> Non
     assert errors == []
 
 
+@pytest.mark.slow  # waits out real away delays
 def test_a_player_walks_away_and_the_computer_takes_over(table_server: str, browser: Any) -> None:
     room = http_json("POST", table_server + "/api/rooms", {"variant": "classic"})
     url = table_server + room["url"]

@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.e2e.conftest import http_json
 from tests.server.helpers import greedy_record
+
+# Kept in the quick suite (`scripts/test`).
+pytestmark = pytest.mark.smoke
 
 WATCH_VIOLATIONS = """() => {
   window.__violations = [];

@@ -12,6 +12,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.e2e.conftest import http_json, join_room, wait_for_js
 from tests.server.helpers import greedy_record
 
@@ -470,6 +472,7 @@ def test_replay_layout_holds(server: str, browser: Any) -> None:
     assert width >= 250
 
 
+@pytest.mark.slow  # waits for the lobby's refresh
 def test_live_games_show_a_live_board(fresh_server: str, browser: Any, tmp_path: Path) -> None:
     server = fresh_server  # this test reads the lobby's lists
     url, a, _b, errors = two_players(server, browser, "classic")

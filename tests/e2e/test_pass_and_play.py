@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.e2e.conftest import http_json, wait_for_js
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -282,6 +284,7 @@ def test_team_edition_switches_seats_without_a_shield(server: str, browser) -> N
     page.context.close()
 
 
+@pytest.mark.slow  # a whole game paced under the rate limit
 def test_play_again_keeps_every_local_seat(server: str, browser, tmp_path: Path) -> None:
     """At the end, one "Play again" on the device accepts for every seat it plays: the
     next game starts at once with the same two people, still passing the device."""

@@ -151,6 +151,7 @@ def axe_problems(page: Any) -> list[str]:
     ]
 
 
+@pytest.mark.slow  # axe-core over seven whole pages
 def test_axe_finds_no_serious_violation(server: str, browser: Any) -> None:
     record = greedy_record(players=2, seed="e2e-axe", events=True)
     game_id = http_json("POST", server + "/api/games/import", record)["id"]

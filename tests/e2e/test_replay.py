@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.e2e.conftest import check_every_frame, http_json, wait_for_js
 from tests.server.helpers import greedy_record
+
+# Kept in the quick suite (`scripts/test`).
+pytestmark = pytest.mark.smoke
 
 CHROMIUM_ARGS = {"viewport": {"width": 1300, "height": 900}}
 

@@ -4,12 +4,22 @@ again" from the end screen. Screenshots go to the test's folder (tmp_path)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
-from tests.e2e.conftest import http_json, join_room
+import pytest
+
+from tests.e2e.conftest import http_json, join_room, serve_app
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Computers answer after 0.1 s (0.8 s in production): a whole game against one, played
+    to its end screen, then takes seconds rather than half a minute."""
+    yield from serve_app(tmp_path_factory.mktemp("server"), COMPUTER_PAUSE="0.1")
 
 
 def test_play_against_the_computer(server: str, browser, tmp_path: Path) -> None:
