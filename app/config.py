@@ -70,11 +70,12 @@ class Settings(BaseSettings):
     max_import_bytes: int = 4 * 1024 * 1024
     # `scripts/serve` (uvicorn): seconds to send a whole request head, seconds an idle
     # kept-alive connection stays open, the largest request head in bytes, and the
-    # connections and tasks past which new requests are answered 503 (0: no cap).
+    # connections and tasks past which new requests are answered 503 (0: no cap): 1,000
+    # tables of 2 players and a spectator are 3,000 sockets (docs/performance.md).
     http_header_timeout: float = 10.0
     keep_alive_timeout: float = 5.0
     max_header_bytes: int = 16 * 1024
-    limit_concurrency: int = 2000
+    limit_concurrency: int = 10_000
     # Addresses (or networks) of the proxies whose X-Forwarded-For is believed.
     forwarded_allow_ips: str = "127.0.0.1"
     # Every `room_sweep_seconds`, rooms with no socket here unused for `room_idle_seconds`

@@ -320,6 +320,20 @@ class ClassicState:
         )
 
 
+# Every push as the log writes it, slot by slot: the legal pushes of a turn are these less
+# the forbidden slot's, copied (a caller may keep or change what it is given). Listing them
+# is the larger part of `legal_actions`, asked for on every turn of every room.
+PUSHES: tuple[tuple[Slot, JSON], ...] = tuple(
+    (slot, Push(slot.side, slot.index, rotation).to_dict())
+    for slot in SLOTS
+    for rotation in range(4)
+)
+
+
+def _pushes(forbidden: Slot | None) -> list[JSON]:
+    return [dict(push) for slot, push in PUSHES if slot != forbidden]
+
+
 # --- the engine ---------------------------------------------------------------------------
 
 
@@ -401,21 +415,16 @@ class ClassicEngine:
         turn = state.turn
         if turn is None or seat != turn.seat:
             return []
-        pushes = [
-            Push(slot.side, slot.index, rotation).to_dict()
-            for slot in SLOTS
-            if slot != state.forbidden
-            for rotation in range(4)
-        ]
         v2 = rules_version(state.options) >= 2
         if turn.phase == "push":
+            pushes = _pushes(state.forbidden)
             return [*pushes, Decline().to_dict()] if turn.bonus and v2 else pushes
         player = state.players[seat]
         if turn.opened:  # the pile was looked through: a card goes on top, nothing else
             return [Pick(t).to_dict() for t in self._pickable(state, turn, player)]
         actions = [Move.at(c).to_dict() for c in cells_of(self._reach(state, player))]
         if turn.offers("extra_push"):
-            actions += pushes
+            actions += _pushes(state.forbidden)
         if turn.offers("swap"):
             actions += [Swap(s).to_dict() for s in range(len(state.players)) if s != seat]
         if v2 and turn.offers("exchange") and player.pile:

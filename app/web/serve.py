@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 from typing import Any
 
 import h11
@@ -124,6 +125,21 @@ class GuardedH11Protocol(H11Protocol):
             self.transport.close()
 
 
+def raise_open_files(connections: int) -> int:
+    """Let the process hold `connections` sockets (plus its files and database handles):
+    the soft limit on open files, often 1,024, is raised as far as the hard limit allows.
+    Without it, a process that may take 10,000 connections fails at about a thousand with
+    "too many open files" instead of answering 503. Returns the soft limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + 256
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if wanted > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        return wanted
+    return soft
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Serve Labyrinth under uvicorn.")
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
@@ -131,6 +147,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args(argv)
     settings = get_settings()
+    raise_open_files(settings.limit_concurrency or 10_000)
     uvicorn.run(
         "app.main:app",
         host=args.host,

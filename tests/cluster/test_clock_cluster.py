@@ -5,13 +5,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from sqlalchemy import select
-
 from app.rooms.clock import TIMEOUT_BY
-from app.store import models
-from app.store.db import make_engine, make_sessionmaker
 from tests.cluster.conftest import Peer
 from tests.live_server import ServerProcess, http_json
+from tests.server.helpers import stored_actions
 
 Cluster = Callable[[], ServerProcess]
 
@@ -41,17 +38,8 @@ def test_two_processes_racing_for_a_timeout_store_one(
         states[0] = peers[0].until("state", timeout=20)
     turn_end = states[0]["seq"]
     time.sleep(2)  # any duplicate enforcement would have landed by now
-    engine = make_engine(shared_database)
-    try:
-        with make_sessionmaker(engine)() as s:
-            rows = s.execute(
-                select(models.Action.seq, models.Action.seat, models.Action.by)
-                .where(models.Action.game_id == game_id)
-                .order_by(models.Action.seq)
-            ).all()
-    finally:
-        engine.dispose()
-    assert [tuple(r) for r in rows] == [(n, 0, TIMEOUT_BY) for n in range(1, turn_end + 1)]
+    rows = stored_actions(shared_database, game_id)
+    assert rows == [(n, 0, TIMEOUT_BY) for n in range(1, turn_end + 1)]
     assert states[0]["clock"]["seat"] == 1 and states[0]["clock"]["timeouts"] == [1, 0]
     both = a.log() + b.log()
     assert both.count("turn timed out") >= 1

@@ -10,10 +10,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from starlette.testclient import WebSocketTestSession
 
 from app.patches import apply as apply_patch
 from app.rules import seed_hash
+from app.store import models
+from app.store.db import make_engine, make_sessionmaker
 from app.store.repository import GameRecord
 
 
@@ -282,3 +285,18 @@ def check_cards_secrecy(states: list[dict[str, Any]], spy: dict[str, Any]) -> No
             )
         drew = [e for e in (state["last"] or {}).get("events", []) if e["type"] == "drew"]
         assert all(("cards" in e) == (e["seat"] == seat) for e in drew)
+
+
+def stored_actions(database_url: str, game_id: str) -> list[tuple[int, int, str | None]]:
+    """(seq, seat, by) of each action stored for `game_id`, read from the database itself."""
+    engine = make_engine(database_url)
+    try:
+        with make_sessionmaker(engine)() as s:
+            rows = s.execute(
+                select(models.Action.seq, models.Action.seat, models.Action.by)
+                .where(models.Action.game_id == game_id)
+                .order_by(models.Action.seq)
+            ).all()
+            return [(r[0], r[1], r[2]) for r in rows]
+    finally:
+        engine.dispose()

@@ -21,7 +21,7 @@ from app.rooms.timeouts import enforce
 from app.store import migrate, models
 from app.store.db import make_engine, make_sessionmaker
 from app.store.repository import Repository
-from tests.server.helpers import hello, receive_until, start
+from tests.server.helpers import hello, receive_until, start, stored_actions
 
 T0 = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 
@@ -103,20 +103,6 @@ def backdate(database_url: str, game_id: str, seconds: float) -> None:
             assert row is not None
             row.started_at = datetime.now(UTC) - timedelta(seconds=seconds)
             row.deadline = row.started_at + timedelta(seconds=row.clock["seconds"])
-    finally:
-        engine.dispose()
-
-
-def stored_actions(database_url: str, game_id: str) -> list[tuple[int, int, str | None]]:
-    engine = make_engine(database_url)
-    try:
-        with make_sessionmaker(engine)() as s:
-            rows = s.execute(
-                select(models.Action.seq, models.Action.seat, models.Action.by)
-                .where(models.Action.game_id == game_id)
-                .order_by(models.Action.seq)
-            ).all()
-            return [(r[0], r[1], r[2]) for r in rows]
     finally:
         engine.dispose()
 

@@ -11,6 +11,7 @@ import json
 import os
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
@@ -89,3 +90,27 @@ def test_past_the_concurrency_limit_requests_get_503_until_idle_sockets_go(
     finally:
         for s in idle:
             s.close()
+
+
+def test_the_open_files_limit_is_raised_to_hold_the_connection_limit() -> None:
+    """A soft limit of 1,024 open files would fail at about a thousand sockets, below the
+    10,000 connections the server is set to take; `raise_open_files` lifts it (in a child
+    process, which starts from a low soft limit, so this one's is left as it is)."""
+    script = (
+        "import resource\n"
+        "from app.web.serve import raise_open_files\n"
+        "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))\n"
+        "now = raise_open_files(10_000)\n"
+        "assert now == resource.getrlimit(resource.RLIMIT_NOFILE)[0]\n"
+        "print(now, hard)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    now, hard = int(out[0]), int(out[1])
+    assert now == min(10_256, hard)
