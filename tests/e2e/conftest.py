@@ -33,6 +33,7 @@ __all__ = [
     "free_port",
     "http_json",
     "join_room",
+    "push_and_move",
     "serve_app",
     "wait_for_js",
 ]
@@ -67,6 +68,18 @@ def join_room(page: Any, url: str, name: str, seat: int) -> None:
     page.fill("[data-testid=join-name]", name)
     page.click("[data-testid=join-button]")
     page.wait_for_selector(f"[data-testid=seat-{seat}].mine")
+
+
+def push_and_move(page: Any, cell: str = "last") -> None:
+    """A classic turn from the page: push at the first lit arrow, then move to the `cell`
+    ("first" or "last") of the lit cells."""
+    page.wait_for_selector("[data-testid=turn-status][data-phase=push]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    page.locator("[data-testid^=arrow-][data-active=true]").first.click()
+    page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    cells = page.locator("[data-testid^=cell-]")
+    (cells.first if cell == "first" else cells.last).click()
 
 
 FRAMES_FROM_PATCHES = """async (url) => {

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import http_json, join_room, serve_app
+from tests.e2e.conftest import http_json, join_room, push_and_move, serve_app
 
 SHOTS = Path(__file__).resolve().parents[2] / "data" / "screenshots"
 
@@ -46,16 +46,6 @@ def two_players(browser: Any, url: str, phone_b: bool = False) -> tuple[Any, Any
     return pages[0], pages[1], errors
 
 
-def play_my_turn(page: Any) -> None:
-    """Push at the first lit arrow, then move to the first lit cell."""
-    page.wait_for_selector("[data-testid=turn-status][data-phase=push]")
-    page.wait_for_selector("[data-testid=board][data-legal=ready]")
-    page.locator("[data-testid^=arrow-][data-active=true]").first.click()
-    page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
-    page.wait_for_selector("[data-testid=board][data-legal=ready]")
-    page.locator("[data-testid^=cell-]").first.click()
-
-
 def test_a_second_device_takes_the_seat_by_its_link(server: str, browser: Any) -> None:
     room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
     url = server + room["url"]
@@ -87,7 +77,7 @@ def test_a_second_device_takes_the_seat_by_its_link(server: str, browser: Any) -
     a.wait_for_selector("[data-testid=seat-notice]:not([hidden])")
     assert a.is_hidden("[data-testid=seat-tools]")
     shot(a, "device-moved-desktop")
-    play_my_turn(p)
+    push_and_move(p, cell="first")
     b.wait_for_selector("[data-testid=move-log][data-count='2']")
     shot(p, "device-claimed-phone")
     assert errors == []
@@ -126,7 +116,7 @@ def test_a_player_walks_away_and_the_computer_takes_over(table_server: str, brow
     url = table_server + room["url"]
     a, b, errors = two_players(browser, url)
     a.click("[data-testid=start-button]")
-    play_my_turn(a)
+    push_and_move(a, cell="first")
     b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
     b.context.close()  # Chloé closes her tab on her turn
     a.wait_for_selector("[data-testid=away-banner]:not([hidden])")
@@ -137,7 +127,7 @@ def test_a_player_walks_away_and_the_computer_takes_over(table_server: str, brow
     a.wait_for_selector("[data-testid=computer-seat-1]")
     a.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
     assert a.is_hidden("[data-testid=away-banner]")
-    play_my_turn(a)
+    push_and_move(a, cell="first")
     a.wait_for_selector("[data-testid=log-cause][data-cause=away] >> nth=2")
     shot(a, "takeover-desktop")
     # Ann leaves too: the computer plays both seats to the end, which Ann watches.

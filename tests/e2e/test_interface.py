@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import http_json, join_room, wait_for_js
+from tests.e2e.conftest import http_json, join_room, push_and_move, wait_for_js
 from tests.server.helpers import greedy_record
 
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
@@ -38,15 +38,6 @@ def two_players(server: str, browser: Any, variant: str, options: dict | None = 
     join_room(a, url, "Alice", 0)
     join_room(b, url, "Bob", 1)
     return url, a, b, errors
-
-
-def push_and_move(page: Any) -> None:
-    page.wait_for_selector("[data-testid=turn-status][data-phase=push]")
-    page.wait_for_selector("[data-testid=board][data-legal=ready]")
-    page.locator("[data-testid^=arrow-][data-active=true]").first.click()
-    page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
-    page.wait_for_selector("[data-testid=board][data-legal=ready]")
-    page.locator("[data-testid^=cell-]").last.click()
 
 
 def boxes_overlap(a: dict, b: dict) -> bool:

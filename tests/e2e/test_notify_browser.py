@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.conftest import http_json, join_room, wait_for_js
+from tests.e2e.conftest import http_json, join_room, push_and_move, wait_for_js
 
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
 
@@ -46,16 +46,6 @@ MINE = "() => document.title.startsWith('\u25cf Your turn \u2014 ')"
 NOT_MINE = "() => !document.title.startsWith('\u25cf')"
 
 
-def play_turn(page: Any) -> None:
-    """A classic turn: the first active arrow, then the last lit cell."""
-    page.wait_for_selector("[data-testid=turn-status][data-phase=push]")
-    page.wait_for_selector("[data-testid=board][data-legal=ready]")
-    page.locator("[data-testid^=arrow-][data-active=true]").first.click()
-    page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
-    page.wait_for_selector("[data-testid=board][data-legal=ready]")
-    page.locator("[data-testid^=cell-]").last.click()
-
-
 def alerts(page: Any) -> int:
     return int(page.evaluate("() => Number(document.documentElement.dataset.turnAlerts || 0)"))
 
@@ -88,18 +78,18 @@ def test_your_turn_title_sound_mute_and_notification(server: str, browser: Any) 
     assert b.text_content("[data-testid=sound-toggle]") == "Sound on"
 
     # the turn passes to Bob, his tab visible: the title and a chime, no notification
-    play_turn(a)
+    push_and_move(a)
     wait_for_js(b, MINE)
     assert "Your turn" not in a.title()
     assert alerts(b) == 1
     assert b.evaluate("() => window.__tones") == 2
     assert b.evaluate("() => window.__notes") == []
-    play_turn(b)
+    push_and_move(b)
     wait_for_js(b, NOT_MINE)
 
     # his tab hidden: the next turn of his also brings a notification
     b.evaluate(HIDE)
-    play_turn(a)
+    push_and_move(a)
     wait_for_js(b, "() => window.__notes.length === 1")
     note = b.evaluate("() => window.__notes[0]")
     assert note["title"] == "Your turn!"
@@ -117,9 +107,9 @@ def test_your_turn_title_sound_mute_and_notification(server: str, browser: Any) 
     assert b.evaluate("() => localStorage.getItem('labyrinth:mute')") == "1"
     wait_for_js(b, MINE)
     assert alerts(b) == 0  # reloaded on his own turn: the turn did not just come
-    play_turn(b)
+    push_and_move(b)
     wait_for_js(b, NOT_MINE)
-    play_turn(a)
+    push_and_move(a)
     wait_for_js(b, MINE)
     assert alerts(b) == 1  # counted on the new page
     assert b.evaluate("() => window.__tones") == 0
