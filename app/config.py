@@ -86,6 +86,10 @@ class Settings(BaseSettings):
     lobby_ttl_hours: float = 24.0
     # SQLite: how long a write waits for the database's lock before answering `unavailable`.
     sqlite_busy_timeout: float = 3.0
+    # Once started, freeze what start-up built out of the garbage collector's sight and
+    # collect the young generation less often (`app/collector.py`): its pauses were the
+    # tail of the round trips under load.
+    gc_freeze: bool = True
 
 
 @lru_cache

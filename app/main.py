@@ -16,7 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from app import logs
+from app import collector, logs
 from app.analysis.cache import Analyses
 from app.builders import replay_builders
 from app.config import ROOT, Settings, get_settings
@@ -117,9 +117,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.replays = replays
         app.state.analyses = analyses
         app.state.computer = computer
+        collected = collector.settle() if settings.gc_freeze else None
         try:
             yield
         finally:
+            if collected is not None:
+                collector.restore(collected)
             for task in (heartbeat, janitor, prebuild, deadlines, active):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

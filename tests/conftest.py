@@ -14,6 +14,10 @@ from app.config import Settings
 from app.main import create_app
 from app.store.db import reachable, scratch_database
 
+# Each test app would otherwise collect and freeze the whole test process at its start
+# (`app/collector.py`); tests/server/test_collector.py turns it on where it is the subject.
+os.environ.setdefault("GC_FREEZE", "false")
+
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
