@@ -86,6 +86,10 @@ class Settings(BaseSettings):
     lobby_ttl_hours: float = 24.0
     # SQLite: how long a write waits for the database's lock before answering `unavailable`.
     sqlite_busy_timeout: float = 3.0
+    # Worker threads the rooms' database calls use at once in each process (0: 2 on
+    # SQLite, whose work holds the GIL and whose writes take turns anyway; 40 on
+    # PostgreSQL, whose calls mostly wait on the network).
+    database_threads: int = 0
     # Once started, freeze what start-up built out of the garbage collector's sight and
     # collect the young generation less often (`app/collector.py`): its pauses were the
     # tail of the round trips under load.

@@ -79,9 +79,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub, presence, redis = make_fanout(settings)
         metrics = Metrics()
         metrics.track_log(lambda: repo.writer.stats)
-        service = RoomService(repo, hub, presence, metrics, away_after=settings.away_after)
+        threads = settings.database_threads or (2 if engine.dialect.name == "sqlite" else 40)
+        service = RoomService(
+            repo, hub, presence, metrics, away_after=settings.away_after, db_threads=threads
+        )
         service.chat_limits = (settings.chat_burst, settings.chat_per_second)
         service.host_grace = settings.host_grace_seconds
+        service.stamp_every = min(60.0, settings.adjourn_after / 3)  # as `keep_active`
         builds = replay_builders(settings.replay_processes)
         replays = Replays(
             repo,
@@ -102,7 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         deadlines = asyncio.create_task(
             enforce_forever(service, computer, settings.clock_scan_every)
         )
-        active = asyncio.create_task(keep_active(service, min(60.0, settings.adjourn_after / 3)))
+        active = asyncio.create_task(keep_active(service, service.stamp_every))
         janitor = asyncio.create_task(
             service.janitor(
                 settings.room_sweep_seconds,

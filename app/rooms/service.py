@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from anyio import to_thread
+from anyio import CapacityLimiter, to_thread
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
@@ -61,6 +62,9 @@ CHAT_PER_SECOND = 0.5
 MAX_SPEAKERS = 10_000
 # A hello reads the room and the log at most this often per room (`RoomLive.read_recently`).
 HELLO_READS_EVERY = 1.0
+# A room row read this recently (seconds) is not read again before a write in the same
+# request: the write's own transaction checks what must hold (seats free, not started).
+FRESH_READ = 0.05
 
 
 def clean_name(raw: str) -> str:
@@ -135,6 +139,10 @@ class RoomLive:
     touched: float = field(default_factory=time.monotonic)
     # When a hello last read the room row and the log (time.monotonic()).
     read_at: float = float("-inf")
+    # When `record` was last read from the database (time.monotonic()).
+    record_at: float = field(default_factory=time.monotonic)
+    # When this process last stamped the room's game as active (time.monotonic()).
+    stamped_at: float = float("-inf")
 
     def read_recently(self) -> bool:
         """Whether a hello read the room and the log less than `HELLO_READS_EVERY` ago.
@@ -159,8 +167,17 @@ class RoomService:
         presence: Presence | None = None,
         metrics: Metrics | None = None,
         away_after: float = 60.0,
+        db_threads: int = 40,
     ) -> None:
         self.repo = repo
+        # Marks this process's own `room` news, which it need not read again.
+        self.origin = secrets.token_hex(8)
+        # A seated player's hello stamps the game active (for adjournment) at most this
+        # often (seconds); 0: every hello. `keep_active` stamps the others.
+        self.stamp_every = 0.0
+        # Worker threads the room calls to the database may use at once (`_db`).
+        self.db_threads = db_threads
+        self._db_limiter: CapacityLimiter | None = None
         # A seated player disconnected this long is "away": the others may hand the seat
         # to the computer (`app/rooms/away.py`).
         self.away_after = away_after
@@ -189,14 +206,24 @@ class RoomService:
         """Run `fn` in a worker thread; a database that does not answer (or not in time)
         becomes the protocol's retryable `unavailable`, never a dropped socket or a 500."""
         try:
-            return await to_thread.run_sync(fn, *args)
+            return await to_thread.run_sync(fn, *args, limiter=self._limiter())
         except DATABASE_DOWN as exc:
             log.warning("database unavailable: %s", exc)
             raise unavailable() from exc
 
     async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
         """A repository call in a worker thread, for the room modules beside this one."""
-        return await to_thread.run_sync(fn, *args)
+        return await to_thread.run_sync(fn, *args, limiter=self._limiter())
+
+    def _limiter(self) -> CapacityLimiter:
+        """The room calls' own share of worker threads. SQLAlchemy's work is Python that
+        holds the GIL: on SQLite, forty threads taking turns at it made each read take
+        8 ms instead of 0.5 and each write hold SQLite's lock 4 ms instead of 1.5, which
+        set the pace of every join and start (`docs/performance.md`). Made on first use,
+        inside the event loop, as anyio wants."""
+        if self._db_limiter is None:
+            self._db_limiter = CapacityLimiter(self.db_threads)
+        return self._db_limiter
 
     async def start(self) -> None:
         await self.hub.start(self._deliver)
@@ -259,10 +286,17 @@ class RoomService:
         room.touched = time.monotonic()
         return room
 
-    async def _reload(self, room: RoomLive) -> None:
+    async def _reload(self, room: RoomLive, unless_within: float = 0.0) -> None:
+        """Read the room row again, unless it was read less than `unless_within` s ago."""
+        if unless_within and time.monotonic() - room.record_at < unless_within:
+            return
         record = await self._db(self.repo.get_room, room.record.code)
         if record is not None:
-            room.record = record
+            room.record, room.record_at = record, time.monotonic()
+
+    def _news(self, code: str) -> HubMessage:
+        """The `room` message after this process wrote the room and read it back."""
+        return {"room": code, "kind": "room", "read_by": self.origin}
 
     async def room_info(self, code: str) -> dict[str, Any]:
         room = self.rooms.get(code)
@@ -415,7 +449,7 @@ class RoomService:
         engine = get_engine(room.record.variant)
         kind = "human" if level is None else "computer"
         async with room.lock:
-            await self._reload(room)
+            await self._reload(room, unless_within=FRESH_READ)
             if room.record.game_id is not None:
                 raise RoomError("already_started", "the game has started", 409)
             table.check_name_free(room.record, name)
@@ -432,7 +466,7 @@ class RoomService:
             if host:
                 await self._db(self.repo.set_host_seat, code, seat)
             await self._reload(room)
-        await self.hub.publish({"room": code, "kind": "room"})
+        await self.hub.publish(self._news(code))
         return seat
 
     @staticmethod
@@ -657,7 +691,7 @@ class RoomService:
         code = room.record.code
         engine = get_engine(room.record.variant)
         async with room.lock:
-            await self._reload(room)
+            await self._reload(room, unless_within=FRESH_READ)
             if room.record.game_id != replaces:
                 raise RoomError("already_started", "the game has already started", 409)
             seed = new_seed()
@@ -694,7 +728,8 @@ class RoomService:
                 ) from exc
             room.live = await to_thread.run_sync(LiveGame.load, record, [])
             await self._reload(room)
-        await self.hub.publish({"room": code, "kind": "room"})
+            room.stamped_at = time.monotonic()  # the start stamped it
+        await self.hub.publish(self._news(code))
         await self.hub.publish({"room": code, "kind": "seq", "seq": 0})
         log.info("game started", extra={"room": code, "game": record.id})
         for committed in self.on_committed:
@@ -776,8 +811,15 @@ class RoomService:
         await self.hub.publish({"room": conn.room, "kind": "presence"})
         if seat is not None:
             await self._back(room, seat)
-            if live is not None and not live.finished:
+            if live is not None and not live.finished and self._stamp_due(room):
                 await self._db(self.repo.touch_games, [live.id], datetime.now(UTC))
+                room.stamped_at = time.monotonic()
+
+    def _stamp_due(self, room: RoomLive) -> bool:
+        """Whether a seated hello should stamp the game active: a game stamped here less
+        than `stamp_every` ago cannot be adjourned (that takes `ADJOURN_AFTER`, three
+        times as long), and a crowd of hellos at a start wrote a row each for nothing."""
+        return time.monotonic() - room.stamped_at >= self.stamp_every
 
     async def _back(self, room: RoomLive, seat: int) -> None:
         """A person whose seat the computer plays while they were away is back: the seat
@@ -1023,10 +1065,13 @@ class RoomService:
         if room is None:
             return
         kind = message.get("kind")
+        # This process's own news: it read the room back right after its write, and a
+        # change from elsewhere meanwhile comes with news of its own.
+        read_here = message.get("read_by") == self.origin
         if not room.connections:
             # Held here for HTTP use only, with nobody to tell: its row is still read
             # again, so that a join answered by one process is seen by a read from another.
-            if kind == "room":
+            if kind == "room" and not read_here:
                 await self._reload(room)
             return
         if kind == "chat":
@@ -1037,7 +1082,8 @@ class RoomService:
                 if conn.welcomed and not (spectators_only and conn.seat is not None):
                     conn.send(text)
         elif kind == "room":
-            await self._reload(room)
+            if not read_here:
+                await self._reload(room)
             await self._broadcast_room(room, reseat=True)
         elif kind == "presence":
             await self._presence_news.poke(room.record.code)

@@ -1,24 +1,25 @@
-"""Dependencies shared by the routers: the service and repository live on `app.state`."""
+"""Dependencies shared by the routers: the service and repository live on `app.state`.
+
+They are coroutines although they only read an attribute: FastAPI runs a plain `def`
+dependency in a worker thread, a thread hop (and a turn at the GIL among the database's
+threads) on every request for nothing.
+"""
 
 from __future__ import annotations
 
-from fastapi import Request, WebSocket
+from fastapi import Request
 from starlette.requests import HTTPConnection
 
 from app.rooms.service import RoomService
 from app.store.repository import Repository
 
 
-def get_service(request: Request) -> RoomService:
+async def get_service(request: Request) -> RoomService:
     return request.app.state.service
 
 
-def get_repo(request: Request) -> Repository:
+async def get_repo(request: Request) -> Repository:
     return request.app.state.repo
-
-
-def ws_service(websocket: WebSocket) -> RoomService:
-    return websocket.app.state.service
 
 
 def client_address(connection: HTTPConnection) -> str:

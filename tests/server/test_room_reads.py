@@ -1,0 +1,125 @@
+"""What the room service reads and writes on the way to a started game, and on how many
+threads: each read and write was a worker-thread hop that set the pace of a set-up of
+many rooms (docs/performance.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.config import Settings
+from app.main import create_app
+from app.rooms.service import RoomService
+from tests.server.helpers import hello, make_room, start
+
+
+def spy(service: RoomService, monkeypatch: pytest.MonkeyPatch, *names: str) -> Counter[str]:
+    """Count the calls of these repository methods."""
+    calls: Counter[str] = Counter()
+    for name in names:
+        real = getattr(service.repo, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name) -> Any:
+            calls[_name] += 1
+            return _real(*args)
+
+        monkeypatch.setattr(service.repo, name, counted)
+    return calls
+
+
+def test_a_join_and_a_start_read_the_room_back_once_not_again_as_news(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service: RoomService = client.app.state.service  # type: ignore[attr-defined]
+    created = client.post("/api/rooms", json={"variant": "classic"}).json()
+    code = created["code"]
+    reads = spy(service, monkeypatch, "get_room")
+    token = client.post(f"/api/rooms/{code}/join", json={"name": "Ann"}).json()["token"]
+    # the room comes into memory (1) and is read back after the seat is taken (1); the
+    # news of the join, published by this process, is not read a third time
+    assert reads["get_room"] == 2
+    client.post(f"/api/rooms/{code}/join", json={"name": "Bob"})
+    before = reads["get_room"]
+    start(client, code, token)
+    assert reads["get_room"] - before <= 2  # a look before, the read back after
+    assert service.rooms[code].record.game_id is not None
+    assert [s.name for s in service.rooms[code].record.seats] == ["Ann", "Bob"]
+
+
+def test_news_of_a_room_from_another_process_is_read(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service: RoomService = client.app.state.service  # type: ignore[attr-defined]
+    code, _ = make_room(client, ["Ann"])
+    # another process seats Bob: only the database knows, until its news comes
+    service.repo.take_seat(code, "Bob", "b" * 64, 4, "human", None)
+    assert [s.name for s in service.rooms[code].record.seats] == ["Ann"]
+    reads = spy(service, monkeypatch, "get_room")
+    news = {"room": code, "kind": "room", "read_by": service.origin}
+    client.portal.call(service._deliver, news)  # type: ignore[union-attr]
+    assert reads["get_room"] == 0  # this process's own news: already read back
+    client.portal.call(service._deliver, news | {"read_by": "another process"})  # type: ignore[union-attr]
+    assert reads["get_room"] == 1
+    assert [s.name for s in service.rooms[code].record.seats] == ["Ann", "Bob"]
+
+
+def test_hellos_right_after_the_start_do_not_stamp_the_game_again(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service: RoomService = client.app.state.service  # type: ignore[attr-defined]
+    assert service.stamp_every == 60.0  # min(60 s, ADJOURN_AFTER / 3), as keep_active
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    writes = spy(service, monkeypatch, "touch_games")
+    with (
+        client.websocket_connect(f"/ws/{code}") as ws0,
+        client.websocket_connect(f"/ws/{code}") as ws1,
+    ):
+        hello(ws0, tokens[0])
+        hello(ws1, tokens[1])
+    assert writes["touch_games"] == 0  # the start stamped the game a moment ago
+    service.stamp_every = 0.0
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        hello(ws, tokens[0])
+    assert writes["touch_games"] == 1
+
+
+def test_room_calls_to_the_database_use_at_most_their_threads(
+    client: TestClient, database_url: str
+) -> None:
+    service: RoomService = client.app.state.service  # type: ignore[attr-defined]
+    assert service.db_threads == (2 if database_url.startswith("sqlite") else 40)
+    lock = threading.Lock()
+    running, most = 0, 0
+
+    def call() -> None:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.02)
+        with lock:
+            running -= 1
+
+    async def many() -> None:
+        await asyncio.gather(*(service._db(call) for _ in range(service.db_threads + 4)))
+
+    client.portal.call(many)  # type: ignore[union-attr]
+    assert most == service.db_threads
+
+
+def test_the_database_threads_can_be_set(tmp_path: Path) -> None:
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'threads.sqlite3'}",
+        replay_processes=0,
+        database_threads=5,
+    )
+    with TestClient(create_app(settings)) as client:
+        assert client.app.state.service.db_threads == 5  # type: ignore[attr-defined]
