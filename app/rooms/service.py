@@ -290,9 +290,19 @@ class RoomService:
         """Read the room row again, unless it was read less than `unless_within` s ago."""
         if unless_within and time.monotonic() - room.record_at < unless_within:
             return
-        record = await self._db(self.repo.get_room, room.record.code)
+        self._keep(room, await self._db(self.repo.get_room, room.record.code))
+
+    @staticmethod
+    def _keep(room: RoomLive, record: RoomRecord | None) -> None:
         if record is not None:
             room.record, room.record_at = record, time.monotonic()
+
+    def _then_read(
+        self, code: str, write: Callable[..., T], *args: Any
+    ) -> tuple[T, RoomRecord | None]:
+        """`write(*args)`, then the room read back, in one worker-thread hop (in a worker
+        thread: each hop is a wait for a thread and for the GIL)."""
+        return write(*args), self.repo.get_room(code)
 
     def _news(self, code: str) -> HubMessage:
         """The `room` message after this process wrote the room and read it back."""
@@ -456,16 +466,26 @@ class RoomService:
             # The seat is chosen in the database, in one transaction with the room row
             # locked: across processes, a join and a start never both win.
             try:
-                seat = await self._db(
-                    self.repo.take_seat, code, name, token_hash, engine.max_players, kind, level
+                seat, record = await self._db(
+                    self._then_read,
+                    code,
+                    self.repo.take_seat,
+                    code,
+                    name,
+                    token_hash,
+                    engine.max_players,
+                    kind,
+                    level,
                 )
             except RoomClosed as exc:
                 raise RoomError("already_started", "the game has started", 409) from exc
             except RoomFull as exc:
                 raise RoomError("room_full", "every seat is taken", 409) from exc
             if host:
-                await self._db(self.repo.set_host_seat, code, seat)
-            await self._reload(room)
+                _, record = await self._db(
+                    self._then_read, code, self.repo.set_host_seat, code, seat
+                )
+            self._keep(room, record)
         await self.hub.publish(self._news(code))
         return seat
 
@@ -717,8 +737,13 @@ class RoomService:
             deadline = None if timer is None else started + timedelta(seconds=timer.seconds)
             proposed = dataclasses.replace(proposed, deadline=deadline, active_at=started)
             try:
-                record = await self._db(
-                    self.repo.start_game, proposed, engine.min_players, replaces
+                record, read_back = await self._db(
+                    self._then_read,
+                    code,
+                    self.repo.start_game,
+                    proposed,
+                    engine.min_players,
+                    replaces,
                 )
             except RoomClosed as exc:
                 raise RoomError("already_started", "the game has already started", 409) from exc
@@ -727,7 +752,7 @@ class RoomService:
                     "too_few_players", f"at least {engine.min_players} players are needed", 409
                 ) from exc
             room.live = await to_thread.run_sync(LiveGame.load, record, [])
-            await self._reload(room)
+            self._keep(room, read_back)
             room.stamped_at = time.monotonic()  # the start stamped it
         await self.hub.publish(self._news(code))
         await self.hub.publish({"room": code, "kind": "seq", "seq": 0})

@@ -97,6 +97,7 @@ def test_room_calls_to_the_database_use_at_most_their_threads(
     service: RoomService = client.app.state.service  # type: ignore[attr-defined]
     assert service.db_threads == (2 if database_url.startswith("sqlite") else 40)
     lock = threading.Lock()
+    full = threading.Event()  # as many running as may: they wait there for a moment
     running, most = 0, 0
 
     def call() -> None:
@@ -104,7 +105,10 @@ def test_room_calls_to_the_database_use_at_most_their_threads(
         with lock:
             running += 1
             most = max(most, running)
-        time.sleep(0.02)
+            if running >= service.db_threads:
+                full.set()
+        full.wait(timeout=5)
+        time.sleep(0.01)
         with lock:
             running -= 1
 
