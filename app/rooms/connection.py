@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import types
+from collections.abc import Coroutine, Generator
 from typing import Any
 
 from fastapi import WebSocket
@@ -46,8 +48,9 @@ class Connection:
         self.game_id: str | None = None
         self.messages = TokenBucket(capacity=burst, refill_per_second=per_second)
         self.chats = TokenBucket(capacity=5, refill_per_second=0.5)
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._queue: asyncio.Queue[str | _Rest | None] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
+        self._busy = False  # the writer task is in the middle of a send
         self._closer: asyncio.Task[None] | None = None
         self.closed = False
 
@@ -61,25 +64,55 @@ class Connection:
     def send(self, text: str) -> None:
         if self.closed:
             return
+        if self._writer is not None and not self._busy and self._queue.empty():
+            self._send_now(text)
+            return
         if self._queue.qsize() >= MAX_QUEUE:
             self.closed = True
             self._closer = asyncio.create_task(self._close(CLOSE_TOO_SLOW, "too far behind"))
             return
         self._queue.put_nowait(text)
 
+    def _send_now(self, text: str) -> None:
+        """Send at once when nothing is queued before: a send to a socket that can take it
+        finishes without waiting, so it is run here rather than by waking the writer task
+        (a wake-up per connection per message, thousands per move in a watched game). If
+        it has to wait (the client reads slowly), the writer task finishes it, and what is
+        sent meanwhile queues behind it."""
+        send = self.websocket.send_text(text)
+        try:
+            waiting = send.send(None)
+        except StopIteration:
+            return
+        except Exception:
+            send.close()
+            self._failed()
+            return
+        self._queue.put_nowait(_Rest(send, waiting))
+
+    def _failed(self) -> None:
+        # The peer went away, or this message could not be sent: either way the socket
+        # is closed, never left open and deaf (its reader then cleans up).
+        self.closed = True
+        self._closer = asyncio.create_task(self._close(CLOSE_SEND_FAILED, "send failed"))
+
     async def _write(self) -> None:
         while True:
-            text = await self._queue.get()
-            if text is None:
+            item = await self._queue.get()
+            if item is None:
                 return
+            self._busy = True
             try:
-                await self.websocket.send_text(text)
+                if isinstance(item, _Rest):
+                    await item.finish()
+                else:
+                    await self.websocket.send_text(item)
             except Exception:
-                # The peer went away, or this message could not be sent: either way the
-                # socket is closed, never left open and deaf (its reader then cleans up).
                 self.closed = True
                 await self._close(CLOSE_SEND_FAILED, "send failed")
                 return
+            finally:
+                self._busy = False
 
     async def _close(self, code: int, reason: str) -> None:
         with contextlib.suppress(Exception):
@@ -97,3 +130,16 @@ class Connection:
 
     def info(self) -> dict[str, Any]:
         return {"room": self.room, "seat": self.seat}
+
+
+class _Rest:
+    """A send begun by `Connection._send_now` that had to wait for `waiting` (what it
+    yielded to the event loop): the writer task runs the rest of it, in order."""
+
+    def __init__(self, send: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self.send, self.waiting = send, waiting
+
+    @types.coroutine
+    def finish(self) -> Generator[Any, Any, None]:
+        yield self.waiting  # back to the loop, as the send itself asked
+        yield from self.send  # type: ignore[misc]
