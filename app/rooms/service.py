@@ -300,8 +300,8 @@ class RoomService:
     def _then_read(
         self, code: str, write: Callable[..., T], *args: Any
     ) -> tuple[T, RoomRecord | None]:
-        """`write(*args)`, then the room read back, in one worker-thread hop (in a worker
-        thread: each hop is a wait for a thread and for the GIL)."""
+        """`write(*args)`, then the room read back, in the same worker thread: one hop
+        there and back instead of two, each a wait for a thread and for the GIL."""
         return write(*args), self.repo.get_room(code)
 
     def _news(self, code: str) -> HubMessage:
