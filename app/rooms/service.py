@@ -676,7 +676,7 @@ class RoomService:
         room = await self._room(code)
         if not token:
             raise unauthorized()
-        await self._reload(room)
+        await self._reload(room, unless_within=FRESH_READ)
         if room.record.game_id is not None:
             raise RoomError("already_started", "the game has already started", 409)
         if not self._is_host(room.record, token):
