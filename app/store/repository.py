@@ -180,9 +180,13 @@ def _is(column: Any, value: str | None) -> Any:
     return column.is_(None) if value is None else column == value
 
 
+def _game_values(game: GameRecord) -> dict[str, Any]:
+    """A game's columns, as an insert takes them."""
+    return {name: getattr(game, name) for name in GameRecord.__slots__}
+
+
 def _game_row(game: GameRecord, **overrides: Any) -> models.Game:
-    fields = {name: getattr(game, name) for name in GameRecord.__slots__}
-    return models.Game(**(fields | overrides))
+    return models.Game(**(_game_values(game) | overrides))
 
 
 class Repository:
@@ -571,9 +575,7 @@ class Repository:
                 .values(level=None, reason=None)
             )
             game = replace(game, players=players)
-            conn.execute(
-                insert(_GAMES).values({name: getattr(game, name) for name in GameRecord.__slots__})
-            )
+            conn.execute(insert(_GAMES).values(_game_values(game)))
         return game
 
     def create_game(self, game: GameRecord, replaces: str | None = None) -> bool:
