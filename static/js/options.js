@@ -27,8 +27,12 @@ export function applies(opt, values) {
 export function optionWords(variant, values) {
   const out = [];
   const given = values || {};
+  // An option left out has its default, and whether another applies depends on it (a
+  // Team room without `mode` is introductory: no spells).
+  const effective = {};
+  for (const opt of variant.options || []) effective[opt.key] = opt.key in given ? given[opt.key] : opt.default;
   for (const opt of variant.options || []) {
-    if (!applies(opt, given)) continue;
+    if (!applies(opt, effective)) continue;
     const value = opt.key in given ? given[opt.key] : opt.default;
     let shown;
     if (opt.type === "boolean") shown = t(value ? "option.on" : "option.off");

@@ -467,11 +467,13 @@ function setRoom(room) {
 
 /** The room's options in words, in its header and above its seats. */
 function renderOptions() {
-  const words = optionWords(variant, app.room ? app.room.options : null);
+  // Nothing until the room is known: the defaults are not this room's options.
+  const words = app.room ? optionWords(variant, app.room.options) : [];
   const list = byId("room-options");
   list.replaceChildren(...words.map((w) => h("li", { class: "chip", "data-option": w.key }, w.text)));
   list.hidden = words.length === 0;
-  byId("seat-options").textContent = words.length ? words.map((w) => w.text).join(" · ") : t("option.none");
+  const none = app.room ? t("option.none") : "";
+  byId("seat-options").textContent = words.length ? words.map((w) => w.text).join(" · ") : none;
 }
 
 /** Lobby or game: the page shows `.lobby-only` or `.game-only` parts accordingly. */
