@@ -122,9 +122,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.analyses = analyses
         app.state.computer = computer
         collected = collector.settle() if settings.gc_freeze else None
+        pacer = asyncio.create_task(collector.Pacer().run()) if settings.gc_freeze else None
         try:
             yield
         finally:
+            if pacer is not None:  # first, so that it cannot freeze again after `restore`
+                pacer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await pacer
             if collected is not None:
                 collector.restore(collected)
             for task in (heartbeat, janitor, prebuild, deadlines, active):

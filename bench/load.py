@@ -29,8 +29,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -50,6 +50,7 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script from a checkout, like the other benchmarks
 
+from app import collector  # noqa: E402
 from bench.http1 import Http1  # noqa: E402  (found through the line above)
 
 TIMEOUT = 30.0  # a state this late counts as an error, and the player stops
@@ -186,18 +187,25 @@ def cpu_seconds(pid: int) -> float:
 
 
 class Usage:
-    """CPU (server processes and this client) over a stretch of a run."""
+    """CPU (server processes and this client, with its helper processes) over a stretch
+    of a run."""
 
     def __init__(self, pids: list[int]) -> None:
         self.pids = pids
         self.started = time.perf_counter()
         self.server = sum(cpu_seconds(p) for p in pids)
         self.client = time.process_time()
+        self.helpers: dict[int, float] = {}
+
+    def helper(self, pid: int) -> None:
+        """A process of the client's started since (read before it exits)."""
+        self.helpers[pid] = cpu_seconds(pid)
 
     def line(self) -> str:
         wall = time.perf_counter() - self.started
         server = sum(cpu_seconds(p) for p in self.pids) - self.server
         client = time.process_time() - self.client
+        client += sum(cpu_seconds(p) - since for p, since in self.helpers.items())
         load = os.getloadavg()[0]
         text = f"CPU over {wall:.1f} s: client {client / wall:.0%} of a core"
         if self.pids:
@@ -218,6 +226,7 @@ class Stats:
     # a spectator's seqs seen, to check that every spectator got every state
     missed: int = 0
     acked: int = 0  # every acknowledged action, measured or not
+    watching: int = 0  # spectators that have had their first state
     measuring: bool = True  # featured mode: round trips count only once all have joined
 
     def error(self, code: str) -> None:
@@ -297,6 +306,8 @@ async def spectator(ws: Any, stats: Stats, done: asyncio.Event) -> None:
         if head.startswith('{"type":"state"'):
             stats.spectator_states += 1
             seq = int(head.split('"seq":', 1)[1].split(",", 1)[0])
+            if last < 0:
+                stats.watching += 1
             if last >= 0 and seq > last + 1:
                 stats.missed += seq - last - 1
             last = seq
@@ -389,6 +400,23 @@ async def play(tables: list[Table], actions: int, think: float, stats: Stats) ->
     return time.perf_counter() - started, len(stats.rtts)
 
 
+@contextlib.asynccontextmanager
+async def paced_collector() -> AsyncIterator[None]:
+    """The client's collector run as the server runs its own (`app/collector.py`): what
+    the set-up built frozen, then small collections on a clock. Its own collections
+    paused its event loop (for up to 400 ms over every socket it holds, then 30-50 ms
+    every two seconds) and showed up in the round trips as if the server were slow."""
+    before = collector.settle()
+    pacer = asyncio.create_task(collector.Pacer().run())
+    try:
+        yield
+    finally:
+        pacer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await pacer
+        collector.restore(before)
+
+
 async def close_all(tables: list[Table]) -> None:
     await asyncio.gather(*(ws.close() for t in tables for ws in t.sockets), return_exceptions=True)
 
@@ -431,14 +459,10 @@ async def human(args: argparse.Namespace) -> None:
         tables, timing = await set_up(found, args.rooms)
         print("  set-up: " + ", ".join(f"{k} {v:.1f} s" for k, v in timing.items()))
         print("  " + usage.line())
-        # The client's own garbage collections (gen 2, over every socket and table it
-        # holds) paused its event loop for up to 400 ms and showed up in the round trips as
-        # if the server were slow: what the set-up built is frozen out of them.
-        gc.collect()
-        gc.freeze()
         usage = Usage(pids)
         stats = Stats()
-        elapsed, _ = await play(tables, args.actions, args.think / 1000, stats)
+        async with paced_collector():
+            elapsed, _ = await play(tables, args.actions, args.think / 1000, stats)
         print_play(stats, elapsed)
         print("  " + usage.line())
         if pids:
@@ -451,11 +475,10 @@ async def saturation_run(args: argparse.Namespace, floor: bool) -> dict[str, flo
     async with servers(args, floor=floor) as found:
         pids = [s.pid for s in found if s.pid]
         tables, _ = await set_up(found, args.rooms)
-        gc.collect()
-        gc.freeze()  # as in `human`: the client's collections are not the server's latency
         usage = Usage(pids)
         stats = Stats()
-        elapsed, n = await play(tables, args.actions, 0, stats)
+        async with paced_collector():
+            elapsed, n = await play(tables, args.actions, 0, stats)
         figures = {
             "actions/s": n / elapsed,
             "p50": percentile(stats.rtts, 50),
@@ -534,6 +557,43 @@ async def memory(args: argparse.Namespace) -> None:
         await close_all(tables)
 
 
+def crowd(urls: list[str], code: str, count: int, pipe: Any) -> None:
+    """The featured game's spectators, in a process of their own: in the players' process,
+    reading 5,000 states per move delayed the players' own states by up to 160 ms, which
+    the round trips then counted as the server's. Says `joined` (with the presence
+    messages so far) once every socket has had its first state, counts states until told
+    to stop, then sends its counts."""
+
+    async def watch() -> None:
+        stats = Stats()
+        done = asyncio.Event()
+        sockets: list[Any] = []
+        watchers: list[asyncio.Task[None]] = []
+
+        async def join(i: int) -> None:
+            ws = await connect(f"{urls[i % len(urls)]}/ws/{code}")
+            sockets.append(ws)
+            watchers.append(asyncio.create_task(spectator(ws, stats, done)))
+
+        await batched([lambda i=i: join(i) for i in range(count)], CONNECT_BATCH)
+        # joined: every spectator has been sent its first state, not only connected
+        waited = time.monotonic()
+        while stats.watching < count and time.monotonic() - waited < TIMEOUT:
+            await asyncio.sleep(0.01)
+        loop = asyncio.get_running_loop()
+        pipe.send(("joined", stats.room_messages))
+        await loop.run_in_executor(None, pipe.recv)  # the word to stop
+        done.set()
+        await asyncio.gather(*watchers)
+        pipe.send(
+            ("counted", stats.spectator_states, stats.missed, stats.room_messages, stats.errors)
+        )
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*(ws.close() for ws in sockets))
+
+    asyncio.run(watch())
+
+
 async def featured(args: argparse.Namespace) -> None:
     """One game, 2 players at a human pace, `--spectators` joining within seconds."""
     async with servers(args) as found:
@@ -555,43 +615,47 @@ async def featured(args: argparse.Namespace) -> None:
         ]
         usage = Usage(pids)
         started = time.perf_counter()
-        watchers: list[asyncio.Task[None]] = []
-
-        async def join(i: int) -> None:
-            ws = await connect(f"{found[i % len(found)].ws}/ws/{table.code}")
-            table.sockets.append(ws)
-            watchers.append(asyncio.create_task(spectator(ws, stats, done)))
-
-        await batched([lambda i=i: join(i) for i in range(args.spectators)], CONNECT_BATCH)
+        here, there = multiprocessing.get_context("spawn").Pipe()
+        watchers = multiprocessing.get_context("spawn").Process(
+            target=crowd, args=([s.ws for s in found], table.code, args.spectators, there)
+        )
+        watchers.start()
+        assert watchers.pid is not None
+        usage.helper(watchers.pid)
+        loop = asyncio.get_running_loop()
+        _, rooms_before = await loop.run_in_executor(None, here.recv)
         joined = time.perf_counter() - started
-        gc.collect()
-        gc.freeze()  # as in `human`: the client's collections are not the server's latency
         before = stats.acked
         stats.measuring = True
-        mark, rooms_before = time.perf_counter(), stats.room_messages
-        await asyncio.gather(*playing)
+        mark = time.perf_counter()
+        async with paced_collector():
+            await asyncio.gather(*playing)
         elapsed = time.perf_counter() - mark
-        done.set()
-        await asyncio.gather(*watchers)
+        here.send("stop")
+        _, states, missed, rooms, errors = await loop.run_in_executor(None, here.recv)
+        cpu = usage.line()
+        watchers.join(timeout=60)
+        for code, n in errors.items():
+            stats.errors[code] = stats.errors.get(code, 0) + n
         n = len(stats.rtts)
-        print(f"  {args.spectators} spectators connected in {joined:.1f} s")
+        print(f"  {args.spectators} spectators joined (each had its first state) in {joined:.1f} s")
         print(f"  players' actions once all joined: {n} (before: {before})")
         if n:
             print(
                 f"  players' round trip once joined: p50 {ms(percentile(stats.rtts, 50))}, "
-                f"p99 {ms(percentile(stats.rtts, 99))}"
+                f"p99 {ms(percentile(stats.rtts, 99))}, max {ms(max(stats.rtts))}"
             )
-        per = stats.room_messages / max(1, args.spectators)
-        after = (stats.room_messages - rooms_before) / max(1, args.spectators) / elapsed
+        per = rooms / max(1, args.spectators)
+        after = (rooms - rooms_before) / max(1, args.spectators) / elapsed
         print(
-            f"  spectator states: {stats.spectator_states}, skipped seqs: {stats.missed}; "
-            f"room (presence) messages: {stats.room_messages} = {per:.1f} per spectator, "
+            f"  spectator states: {states}, skipped seqs: {missed}; "
+            f"room (presence) messages: {rooms} = {per:.1f} per spectator, "
             f"{after:.2f} per spectator per second once joined"
         )
         print(f"  errors: {stats.errors or 'none'}")
-        print("  " + usage.line())
+        print("  " + cpu)
         with contextlib.suppress(Exception):
-            await asyncio.gather(*(ws.close() for ws in [*players, *table.sockets]))
+            await asyncio.gather(*(ws.close() for ws in players))
 
 
 MODES = {"human": human, "saturation": saturation, "memory": memory, "featured": featured}
