@@ -37,6 +37,8 @@ class LastAction:
     action: dict[str, Any]
     events: list[dict[str, Any]]
     by: str | None = None
+    # Its notation as the seats that see it whole read it: written once, not per viewer.
+    notation: str | None = None
 
 
 @dataclass
@@ -147,14 +149,21 @@ class LiveGame:
         if self.last is None:
             return None
         engine, state = self.game.engine, self.game.state
-        action = engine.redact_action(state, self.last.seat, self.last.action, viewer)
+        last = self.last
+        action = engine.redact_action(state, last.seat, last.action, viewer)
+        if action == last.action:
+            if last.notation is None:
+                last.notation = engine.notation(action)
+            notation = last.notation
+        else:
+            notation = engine.notation(action)
         return {
-            "seq": self.last.seq,
-            "seat": self.last.seat,
+            "seq": last.seq,
+            "seat": last.seat,
             "action": action,
-            "events": engine.redact_events(state, self.last.events, viewer),
-            "notation": engine.notation(action),
-            "by": self.last.by,
+            "events": engine.redact_events(state, last.events, viewer),
+            "notation": notation,
+            "by": last.by,
         }
 
     def history_for(self, viewer: int | None) -> list[dict[str, Any]]:

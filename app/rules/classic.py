@@ -353,12 +353,16 @@ _TILE_FACES: tuple[tuple[JSON, ...], ...] = tuple(
 
 
 class ClassicEngine:
-    """The `Engine` for `classic`. Stateless: everything lives in `ClassicState`."""
+    """The `Engine` for `classic`. Everything lives in `ClassicState`; the engine only
+    remembers the last board grid it drew (`_grid`), a pure function of its key."""
 
     variant = VARIANT
     min_players = 2
     max_players = 4
     max_actions = 20_000  # random play ends classic games in 1-5 thousand actions
+
+    def __init__(self) -> None:
+        self._grid_memo: tuple[tuple[Any, ...], dict[int, str], list[list[JSON]]] | None = None
 
     # -- setup ------------------------------------------------------------------------------
 
@@ -721,13 +725,7 @@ class ClassicEngine:
     def _view(self, state: ClassicState, viewer: int | None, reveal: bool) -> JSON:
         finished = reveal
         board = state.board
-        tiles = [
-            [
-                self._tile_view(state, board.tiles[r * 7 + c], board.opens[r * 7 + c], finished)
-                for c in range(7)
-            ]
-            for r in range(7)
-        ]
+        tiles = self._grid(state, finished)
         turn = state.turn
         return {
             "variant": VARIANT,
@@ -757,6 +755,33 @@ class ClassicEngine:
             ],
             "result": self.result(state),
         }
+
+    def _grid(self, state: ClassicState, finished: bool) -> list[list[JSON]]:
+        """The 7x7 cells as every viewer sees them (the board is public), remembered for
+        the last board asked: a move is sent to every seat and spectator of the room in a
+        row, and the grid was most of each view's cost. The memo is keyed on everything
+        the grid is made of, so a board edited in place is never answered from it; the
+        grid it returns is shared, as every view is, read-only."""
+        board = state.board
+        events = bool(state.options["events"])
+        key = (
+            finished,
+            tuple(board.tiles),
+            tuple(board.opens),
+            events and frozenset(state.revealed),
+        )
+        memo = self._grid_memo
+        if memo is not None and memo[0] == key and (not events or memo[1] is state.tile_events):
+            return memo[2]
+        tiles = [
+            [
+                self._tile_view(state, board.tiles[r * 7 + c], board.opens[r * 7 + c], finished)
+                for c in range(7)
+            ]
+            for r in range(7)
+        ]
+        self._grid_memo = (key, state.tile_events, tiles)
+        return tiles
 
     def _tile_view(self, state: ClassicState, tile_id: int, opens: int, finished: bool) -> JSON:
         tile: JSON = _TILE_FACES[tile_id][opens & 15].copy()

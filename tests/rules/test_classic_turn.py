@@ -86,6 +86,34 @@ def test_board_view_matches_the_board() -> None:
         assert "event" not in tile  # only with the events option
 
 
+def test_board_view_follows_a_board_edited_in_place() -> None:
+    """The grid is remembered for the last board drawn (every seat of a room is sent the
+    same board in a row); a board turned or moved in place is drawn again, never stale."""
+    game, other = new_game(), new_game(seed="other")
+    first = game.view(0)["board"]["tiles"]
+    assert game.view(1)["board"]["tiles"] is first  # one grid for every viewer
+    assert game.view(None)["board"]["tiles"] is first
+    cell_ = FREE_CELLS[0]
+    r, c = pos_of(cell_)
+    before = first[r][c]
+    mask = E | W if before["open"] == "NS" else N | S
+    set_opens(game.state.board, {cell_name(cell_): mask})
+    turned = game.view(0)["board"]["tiles"]
+    assert turned is not first
+    assert turned[r][c]["open"] != before["open"]
+    assert other.view(0)["board"]["tiles"] != turned  # another game's board is its own
+    assert game.view(1)["board"]["tiles"] == turned
+
+
+def test_board_view_of_the_events_variant_follows_reveals() -> None:
+    game = new_game(events=True)
+    hidden = game.view(0)["board"]["tiles"]
+    assert {t.get("event") for row in hidden for t in row} == {None}
+    game.state.revealed.update(game.state.tile_events)  # every event face up, in place
+    shown = {t.get("event") for row in game.view(0)["board"]["tiles"] for t in row}
+    assert shown - {None}
+
+
 # --- the push -------------------------------------------------------------------------
 
 

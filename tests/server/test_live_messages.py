@@ -1,0 +1,38 @@
+"""What `LiveGame` sends each viewer of one move: a secret part of the move stays hidden
+from the others whatever order the viewers are served in (the mover's notation is written
+once and shared only with those who see the move whole)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+import pytest
+
+from app.rooms.live import LiveGame
+from app.rules.classic import parse_action
+from tests.rules.helpers import arm_event, new_game
+
+
+def _picked() -> tuple[LiveGame, str]:
+    """A game whose last move is seat 0's secret pick of its second card (a peek)."""
+    game = new_game(events=True)
+    arm_event(game, "peek", "Sf")
+    live = LiveGame(record=cast(Any, None), game=game)
+    card = game.state.players[0].pile[1]
+    for text in ("Sf", f"pick:{card}"):
+        action = parse_action(text).to_dict()
+        successor, events = live.tentative(0, action)
+        live.commit(successor, 0, action, events)
+    return live, card
+
+
+@pytest.mark.parametrize("order", [(0, 1, None), (None, 1, 0), (1, 0, None)])
+def test_a_pick_is_hidden_from_the_others_in_any_order(order: tuple[int | None, ...]) -> None:
+    live, card = _picked()
+    last = {viewer: json.loads(live.state_message(viewer))["last"] for viewer in order}
+    assert last[0]["notation"] == f"pick:{card}"
+    assert last[0]["action"] == {"type": "pick", "treasure": card}
+    for viewer in (1, None):
+        assert last[viewer]["notation"] == "pick"
+        assert card not in json.dumps(last[viewer])
