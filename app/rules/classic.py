@@ -760,8 +760,9 @@ class ClassicEngine:
         """The 7x7 cells as every viewer sees them (the board is public), remembered for
         the last board asked: a move is sent to every seat and spectator of the room in a
         row, and the grid was most of each view's cost. The memo is keyed on everything
-        the grid is made of, so a board edited in place is never answered from it; the
-        grid it returns is shared, as every view is, read-only."""
+        the grid is made of, so a board edited in place is never answered from it. The
+        views of one board share the grid: a caller that wants to change a view copies it
+        first (nothing in the server does; views go straight to JSON or are only read)."""
         board = state.board
         events = bool(state.options["events"])
         key = (
