@@ -476,15 +476,12 @@ class RoomService:
                     engine.max_players,
                     kind,
                     level,
+                    host,
                 )
             except RoomClosed as exc:
                 raise RoomError("already_started", "the game has started", 409) from exc
             except RoomFull as exc:
                 raise RoomError("room_full", "every seat is taken", 409) from exc
-            if host:
-                _, record = await self._db(
-                    self._then_read, code, self.repo.set_host_seat, code, seat
-                )
             self._keep(room, record)
         await self.hub.publish(self._news(code))
         return seat
@@ -751,7 +748,7 @@ class RoomService:
                 raise RoomError(
                     "too_few_players", f"at least {engine.min_players} players are needed", 409
                 ) from exc
-            room.live = await to_thread.run_sync(LiveGame.load, record, [])
+            room.live = LiveGame.load(record, [])  # a deal, no log to replay: here
             self._keep(room, read_back)
             room.stamped_at = time.monotonic()  # the start stamped it
         await self.hub.publish(self._news(code))

@@ -150,6 +150,52 @@ _ROOM_BY_CODE = select(_ROOMS).where(_ROOMS.c.code == bindparam("code"))
 _SEATS_OF_ROOM = (
     select(_SEATS).where(_SEATS.c.room_code == bindparam("code")).order_by(_SEATS.c.seat)
 )
+# The statements of setting a table up (create, join, start, hello), built once: building
+# them at each call, and working out each new one's cache key, cost more than running them
+# (a join's three took 115 us to build).
+_INSERT_ROOM = insert(_ROOMS)
+_INSERT_SEAT = insert(_SEATS)
+_INSERT_GAME = insert(_GAMES)
+# A no-op update that only matches while the room has no game: it takes the room's lock.
+# (An update's own columns name its bound values, so the room's code is bound as `room`.)
+_LOCK_LOBBY = (
+    update(_ROOMS)
+    .where(_ROOMS.c.code == bindparam("room"), _ROOMS.c.game_id.is_(None))
+    .values(variant=_ROOMS.c.variant)
+)
+_SEAT_NUMBERS = select(_SEATS.c.seat).where(_SEATS.c.room_code == bindparam("code"))
+_SEAT_OF_TOKEN = select(_SEATS.c.seat).where(
+    _SEATS.c.room_code == bindparam("code"), _SEATS.c.token_hash == bindparam("token_hash")
+)
+_PLAYER_NAMES = (
+    select(_SEATS.c.name).where(_SEATS.c.room_code == bindparam("code")).order_by(_SEATS.c.seat)
+)
+# A new game: seats a person plays are theirs again (a takeover ends).
+_HUMANS_BACK = (
+    update(_SEATS)
+    .where(_SEATS.c.room_code == bindparam("code"), _SEATS.c.kind == "human")
+    .values(level=None, reason=None)
+)
+
+_HOST_SEAT = (
+    update(_SEATS)
+    .where(_SEATS.c.room_code == bindparam("code"))
+    .values(host=_SEATS.c.seat == bindparam("host_seat"))
+)
+
+
+def _claim(replaces: bool) -> Any:
+    """Make a game the room's, if the room's game is still the one it replaces (a bound
+    `replaces`) or none at all; its rematch offer ends."""
+    current = _ROOMS.c.game_id == bindparam("replaces") if replaces else _ROOMS.c.game_id.is_(None)
+    return (
+        update(_ROOMS)
+        .where(_ROOMS.c.code == bindparam("room"), current)
+        .values(game_id=bindparam("new_game"), rematch=None, host_away_since=None)
+    )
+
+
+_CLAIM_FIRST, _CLAIM_NEXT = _claim(False), _claim(True)
 
 
 def _room_record(room: Any, seats: Any) -> RoomRecord:
@@ -233,14 +279,15 @@ class Repository:
     ) -> None:
         with self._tx() as s:
             s.connection().execute(
-                insert(_ROOMS).values(
-                    code=code,
-                    variant=variant,
-                    options=options,
-                    host_hash=host_hash,
-                    listed=listed,
-                    clock=clock,
-                )
+                _INSERT_ROOM,
+                {
+                    "code": code,
+                    "variant": variant,
+                    "options": options,
+                    "host_hash": host_hash,
+                    "listed": listed,
+                    "clock": clock,
+                },
             )
 
     def get_room(self, code: str) -> RoomRecord | None:
@@ -261,8 +308,10 @@ class Repository:
         max_players: int,
         kind: str = "human",
         level: str | None = None,
+        host: bool = False,
     ) -> int:
-        """Seat `name` in the room's first free seat and return its number.
+        """Seat `name` in the room's first free seat and return its number; with `host`,
+        that seat becomes the host's (and no other is), in the same transaction.
 
         The room row is locked first (a row lock on PostgreSQL, the write lock on SQLite)
         by a no-op update that only matches while the room has no game, so a join and a
@@ -274,29 +323,28 @@ class Repository:
         # Core statements, not the ORM's unit of work: a join's write took twice the CPU.
         with self._tx() as s:
             conn = s.connection()
-            locked = conn.execute(
-                update(_ROOMS)
-                .where(_ROOMS.c.code == code, _ROOMS.c.game_id.is_(None))
-                .values(variant=_ROOMS.c.variant)
-            ).rowcount
+            locked = conn.execute(_LOCK_LOBBY, {"room": code}).rowcount
             if locked != 1:
                 raise RoomClosed(code)
-            taken = set(conn.scalars(select(_SEATS.c.seat).where(_SEATS.c.room_code == code)))
+            taken = set(conn.scalars(_SEAT_NUMBERS, {"code": code}))
             free = [i for i in range(max_players) if i not in taken]
             if not free:
                 raise RoomFull(code)
             conn.execute(
-                insert(_SEATS).values(
-                    room_code=code,
-                    seat=free[0],
-                    name=name,
-                    token_hash=token_hash,
-                    kind=kind,
-                    level=level,
-                    reason="seat" if level is not None else None,
-                    host=False,
-                )
+                _INSERT_SEAT,
+                {
+                    "room_code": code,
+                    "seat": free[0],
+                    "name": name,
+                    "token_hash": token_hash,
+                    "kind": kind,
+                    "level": level,
+                    "reason": "seat" if level is not None else None,
+                    "host": False,
+                },
             )
+            if host:
+                conn.execute(_HOST_SEAT, {"code": code, "host_seat": free[0]})
             return free[0]
 
     def add_seat(
@@ -476,14 +524,6 @@ class Repository:
             room.rematch = dict(current) | {"accepted": accepted}
             return dict(room.rematch)
 
-    def set_host_seat(self, code: str, seat: int) -> None:
-        with self._tx() as s:
-            s.execute(
-                update(models.Seat)
-                .where(models.Seat.room_code == code)
-                .values(host=models.Seat.seat == seat)
-            )
-
     def open_rooms(self, limit: int) -> list[RoomRecord]:
         """Listed rooms whose game has not started, newest first: the lobby's open tables."""
         with self._sessions() as s:
@@ -532,11 +572,7 @@ class Repository:
 
     def seat_for_token(self, code: str, token_hash: str) -> int | None:
         with self._sessions() as s:
-            return s.scalar(
-                select(models.Seat.seat).where(
-                    models.Seat.room_code == code, models.Seat.token_hash == token_hash
-                )
-            )
+            return s.connection().scalar(_SEAT_OF_TOKEN, {"code": code, "token_hash": token_hash})
 
     # Games -------------------------------------------------------------------------
 
@@ -552,30 +588,19 @@ class Repository:
         game also ends its rematch offer."""
         with self._tx() as s:
             conn = s.connection()  # Core statements, as `take_seat`
+            room = {"code": game.room_code}
+            claim = {"room": game.room_code, "new_game": game.id, "replaces": replaces}
             claimed = conn.execute(
-                update(_ROOMS)
-                .where(_ROOMS.c.code == game.room_code, _is(_ROOMS.c.game_id, replaces))
-                .values(game_id=game.id, rematch=None, host_away_since=None)
+                _CLAIM_FIRST if replaces is None else _CLAIM_NEXT, claim
             ).rowcount
             if claimed != 1:
                 raise RoomClosed(str(game.room_code))
-            players = list(
-                conn.scalars(
-                    select(_SEATS.c.name)
-                    .where(_SEATS.c.room_code == game.room_code)
-                    .order_by(_SEATS.c.seat)
-                )
-            )
+            players = list(conn.scalars(_PLAYER_NAMES, room))
             if len(players) < min_players:
                 raise TooFewPlayers(str(game.room_code))
-            # A new game: seats a person plays are theirs again (a takeover ends).
-            conn.execute(
-                update(_SEATS)
-                .where(_SEATS.c.room_code == game.room_code, _SEATS.c.kind == "human")
-                .values(level=None, reason=None)
-            )
+            conn.execute(_HUMANS_BACK, room)
             game = replace(game, players=players)
-            conn.execute(insert(_GAMES).values(_game_values(game)))
+            conn.execute(_INSERT_GAME, _game_values(game))
         return game
 
     def create_game(self, game: GameRecord, replaces: str | None = None) -> bool:
