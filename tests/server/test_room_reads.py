@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from app.config import Settings
 from app.main import create_app
 from app.rooms.service import RoomService
-from tests.server.helpers import hello, make_room, start
+from tests.server.helpers import hello, make_room, receive_until, start
 
 
 def spy(service: RoomService, monkeypatch: pytest.MonkeyPatch, *names: str) -> Counter[str]:
@@ -82,12 +82,18 @@ def test_hellos_right_after_the_start_do_not_stamp_the_game_again(
         client.websocket_connect(f"/ws/{code}") as ws0,
         client.websocket_connect(f"/ws/{code}") as ws1,
     ):
-        hello(ws0, tokens[0])
-        hello(ws1, tokens[1])
+        for ws, token in ((ws0, tokens[0]), (ws1, tokens[1])):
+            hello(ws, token)
+            ws.send_json({"type": "ping"})  # answered once the hello is over (below)
+            receive_until(ws, "pong")
     assert writes["touch_games"] == 0  # the start stamped the game a moment ago
     service.stamp_every = 0.0
     with client.websocket_connect(f"/ws/{code}") as ws:
         hello(ws, tokens[0])
+        # A socket's messages are handled one after the other: the pong comes once the
+        # hello is over, stamp included (it is written after the welcome and the state).
+        ws.send_json({"type": "ping"})
+        receive_until(ws, "pong")
     assert writes["touch_games"] == 1
 
 
