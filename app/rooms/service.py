@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+from anyio import CapacityLimiter, to_thread
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
@@ -33,7 +34,6 @@ from app.rooms.keys import hash_token, new_game_id, new_room_code, new_seed, new
 from app.rooms.live import LiveGame, dumps
 from app.rooms.presence import LocalPresence, Presence
 from app.rooms.ratelimit import TokenBucket
-from app.rooms.threads import Threads
 from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, new_options, seed_hash
 from app.store.repository import (
     ActionRecord,
@@ -175,12 +175,9 @@ class RoomService:
         # A seated player's hello stamps the game active (for adjournment) at most this
         # often (seconds); 0: every hello. `keep_active` stamps the others.
         self.stamp_every = 0.0
-        # The room calls' own worker threads (`_db`). SQLAlchemy's work is Python that
-        # holds the GIL: on SQLite, forty threads taking turns at it made each read take
-        # 8 ms instead of 0.5 and each write hold SQLite's lock 4 ms instead of 1.5, which
-        # set the pace of every join and start (`docs/performance.md`).
+        # Worker threads the room calls to the database may use at once (`_db`).
         self.db_threads = db_threads
-        self._threads = Threads(db_threads)
+        self._db_limiter: CapacityLimiter | None = None
         # A seated player disconnected this long is "away": the others may hand the seat
         # to the computer (`app/rooms/away.py`).
         self.away_after = away_after
@@ -209,14 +206,24 @@ class RoomService:
         """Run `fn` in a worker thread; a database that does not answer (or not in time)
         becomes the protocol's retryable `unavailable`, never a dropped socket or a 500."""
         try:
-            return await self._threads.run(fn, *args)
+            return await to_thread.run_sync(fn, *args, limiter=self._limiter())
         except DATABASE_DOWN as exc:
             log.warning("database unavailable: %s", exc)
             raise unavailable() from exc
 
     async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
         """A repository call in a worker thread, for the room modules beside this one."""
-        return await self._threads.run(fn, *args)
+        return await to_thread.run_sync(fn, *args, limiter=self._limiter())
+
+    def _limiter(self) -> CapacityLimiter:
+        """The room calls' own share of worker threads. SQLAlchemy's work is Python that
+        holds the GIL: on SQLite, forty threads taking turns at it made each read take
+        8 ms instead of 0.5 and each write hold SQLite's lock 4 ms instead of 1.5, which
+        set the pace of every join and start (`docs/performance.md`). Made on first use,
+        inside the event loop, as anyio wants."""
+        if self._db_limiter is None:
+            self._db_limiter = CapacityLimiter(self.db_threads)
+        return self._db_limiter
 
     async def start(self) -> None:
         await self.hub.start(self._deliver)
@@ -226,7 +233,6 @@ class RoomService:
             task.cancel()
         await self._presence_news.stop()
         await self.hub.stop()
-        self._threads.close()
 
     # Rooms -----------------------------------------------------------------------
 
@@ -768,7 +774,7 @@ class RoomService:
             # Re-playing a long log takes a while: in a worker thread, so that every other
             # room goes on being served meanwhile (the room's lock is held, so nothing else
             # here uses this room's game until it is ready).
-            room.live = await self._threads.run(LiveGame.load, record, actions)
+            room.live = await to_thread.run_sync(LiveGame.load, record, actions)
             if not room.live.finished:
                 for committed in self.on_committed:
                     committed(room.record.code)
