@@ -258,8 +258,10 @@ async def player(
     rng: random.Random,
     done: asyncio.Event,
     think: float,
+    greeted: bool = False,
 ) -> None:
-    await ws.send(json.dumps({"type": "hello", "token": token}))
+    if not greeted:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
     pending: tuple[int, float] | None = None
     seq = asked = -1
     mine = 0
@@ -301,9 +303,10 @@ async def player(
             await ws.send(json.dumps({"type": "action", "id": "a", "seq": seq, "action": action}))
 
 
-async def spectator(ws: Any, stats: Stats, done: asyncio.Event) -> None:
+async def spectator(ws: Any, stats: Stats, done: asyncio.Event, greeted: bool = False) -> None:
     """Counts states (and checks that none was skipped) without parsing whole messages."""
-    await ws.send(json.dumps({"type": "hello", "token": None}))
+    if not greeted:
+        await ws.send(json.dumps({"type": "hello", "token": None}))
     last = -1
     while not done.is_set():
         try:
@@ -383,7 +386,13 @@ async def set_up(
 
     async def sockets(i: int, table: Table) -> None:
         urls = [f"{found[(i + k) % len(found)].ws}/ws/{table.code}" for k in range(2 + spectators)]
-        table.sockets = [await connect(url) for url in urls]
+        # Each says hello as soon as it is open, as a browser does: a socket that waited
+        # for the others' (6,000 at 2,000 rooms) was closed by the server's hello timeout.
+        for k, url in enumerate(urls):
+            ws = await connect(url)
+            token = table.tokens[k] if k < 2 else None
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            table.sockets.append(ws)
 
     await batched(
         [lambda i=i, t=t: sockets(i, t) for i, t in enumerate(tables)], CONNECT_BATCH // 3
@@ -400,10 +409,12 @@ async def play(tables: list[Table], actions: int, think: float, stats: Stats) ->
         done = asyncio.Event()
         rng = random.Random(i)
         players = [
-            player(table.sockets[s], table.tokens[s], s, actions // 2, stats, rng, done, think)
+            player(
+                table.sockets[s], table.tokens[s], s, actions // 2, stats, rng, done, think, True
+            )
             for s in (0, 1)
         ]
-        watchers = [spectator(ws, stats, done) for ws in table.sockets[2:]]
+        watchers = [spectator(ws, stats, done, greeted=True) for ws in table.sockets[2:]]
         await asyncio.gather(*players, *watchers)
 
     started = time.perf_counter()
