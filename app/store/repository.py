@@ -177,7 +177,7 @@ _HUMANS_BACK = (
     .where(_SEATS.c.room_code == bindparam("code"), _SEATS.c.kind == "human")
     .values(level=None, reason=None)
 )
-
+# The host's seat is the one bound as `host_seat`, and no other.
 _HOST_SEAT = (
     update(_SEATS)
     .where(_SEATS.c.room_code == bindparam("code"))
@@ -252,15 +252,15 @@ class Repository:
     def __init__(self, sessions: sessionmaker[Session], lock_timeout: float = 3.0) -> None:
         self._sessions = sessions
         self._lock_timeout = lock_timeout
-        bind = sessions.kw.get("bind")
+        bind: Engine = sessions.kw["bind"]  # `make_sessionmaker(engine)`
         # SQLite has one writer at a time and makes the others sleep and retry, which shows
         # as latency spikes under load; queueing writers on a lock in-process is fairer.
-        sqlite = bind is not None and bind.dialect.name == "sqlite"
+        sqlite = bind.dialect.name == "sqlite"
         self._write_lock: threading.Lock | None = threading.Lock() if sqlite else None
         # The most frequent reads and writes (a table's set-up, the group commit) are Core
         # statements on a connection of the engine's: a `Session` around them took as long
         # again (a room's read: 136 us in a session, 82 us without).
-        self._engine: Engine | None = bind if isinstance(bind, Engine) else None
+        self._engine = bind
         # Appends from the event loop are committed in groups (`commit_action`).
         self.writer = GroupWriter(self.write_appends)
 
@@ -272,20 +272,12 @@ class Repository:
     @contextmanager
     def _core_tx(self) -> Iterator[Connection]:
         """A transaction for Core statements: `_tx` without the session."""
-        if self._engine is None:
-            with self._tx() as session:
-                yield session.connection()
-            return
         with self._writer(), self._engine.begin() as conn:
             yield conn
 
     @contextmanager
     def _core_read(self) -> Iterator[Connection]:
         """A connection for Core reads, given back to the pool afterwards."""
-        if self._engine is None:
-            with self._sessions() as session:
-                yield session.connection()
-            return
         with self._engine.connect() as conn:
             yield conn
 
