@@ -24,14 +24,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
