@@ -101,6 +101,24 @@ def rng_for(seed: str, seq: int) -> random.Random:
     return random.Random(int.from_bytes(digest[:16], "big"))
 
 
+class LazyRandom:
+    """`rng_for(seed, seq)`, made on the first draw: most actions (a push, a move) draw
+    nothing, and seeding a Mersenne Twister cost more than applying a push. Every method
+    of `random.Random` is the seeded one's, so the draws are the same as `rng_for`'s."""
+
+    __slots__ = ("_rng", "_seed", "_seq")
+
+    def __init__(self, seed: str, seq: int) -> None:
+        self._seed, self._seq = seed, seq
+        self._rng: random.Random | None = None
+
+    def __getattr__(self, name: str) -> Any:  # only for names the slots lack: the draws
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = rng_for(self._seed, self._seq)
+        return getattr(rng, name)
+
+
 def seed_hash(seed: str) -> str:
     """The public commitment to a game's seed (SHA-256, hex)."""
     return hashlib.sha256(seed.encode()).hexdigest()

@@ -11,10 +11,11 @@ callers (rooms, replays, bots, tests) never pass the rng or the engine around:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from app.rules.base import JSON, Engine, IllegalAction, rng_for
+from app.rules.base import JSON, Engine, IllegalAction, LazyRandom, rng_for
 
 
 def _copy_json(value: Any) -> Any:
@@ -63,7 +64,8 @@ class Game:
         `IllegalAction` with the state unchanged."""
         if not isinstance(action, Mapping) and hasattr(action, "to_dict"):
             action = action.to_dict()
-        events = self.engine.apply(self.state, seat, action, rng_for(self.seed, self.seq + 1))
+        rng = cast(random.Random, LazyRandom(self.seed, self.seq + 1))
+        events = self.engine.apply(self.state, seat, action, rng)
         self.actions.append((self.seq, seat, _copy_json(action)))
         return events
 
