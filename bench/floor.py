@@ -1,9 +1,10 @@
 """The floor: the least a WebSocket room server can do for `bench/load.py`'s clients.
 
 It speaks just enough of the protocol for the same client code (create, join, start,
-hello, legal, action) and, for each action, rebroadcasts one message of the size of the
-real server's state (`FLOOR_STATE_BYTES`) to every socket of the room: no rules, no
-database, no views. What the real server does per second is read against this.
+hello with or without `"legal": true`, legal, action) and, for each action, rebroadcasts
+one message of the size of the real server's state (`FLOOR_STATE_BYTES`) to every socket
+of the room: no rules, no database, no views. What the real server does per second is
+read against this.
 
     FLOOR_STATE_BYTES=3200 python -m uvicorn bench.floor:app --port 8001
 """
@@ -25,6 +26,9 @@ STATE_BYTES = int(os.environ.get("FLOOR_STATE_BYTES", "3200"))
 class Room:
     seats: int = 0
     seq: int = 0
+    # The room's sockets said hello with `"legal": true`: each state carries the mover's
+    # legal actions (the same text goes to everyone, as the bench's sockets all ask).
+    with_legal: bool = False
     sockets: set[WebSocket] = field(default_factory=set)
 
     @property
@@ -40,6 +44,8 @@ class Room:
             "view": {"status": "playing", "turn": {"seat": seat, "phase": phase}},
             "pad": "",
         }
+        if self.with_legal:
+            head["legal"] = [{"type": phase}]
         text = json.dumps(head, separators=(",", ":"))
         return text.replace('"pad":""', '"pad":"' + "x" * max(0, STATE_BYTES - len(text)) + '"')
 
@@ -85,6 +91,7 @@ async def socket(websocket: WebSocket, code: str) -> None:
             if kind == "hello":
                 token = message["token"]
                 seat = None if token is None else int(token)
+                room.with_legal = room.with_legal or bool(message.get("legal"))
                 await websocket.send_text(json.dumps({"type": "welcome", "seat": seat}))
                 await websocket.send_text(room.state())
             elif kind == "legal":

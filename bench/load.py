@@ -55,6 +55,19 @@ from app import collector  # noqa: E402
 from bench.http1 import Http1  # noqa: E402  (found through the line above)
 
 TIMEOUT = 30.0  # a state this late counts as an error, and the player stops
+# Players ask for the legal actions with a `legal` message at each turn (`--ask-legal`)
+# rather than have them carried by each state (`hello` with `"legal": true`, as the
+# browser does): one frame in and one out more per action.
+ASK_LEGAL = False
+
+
+def hello_text(token: str | None) -> str:
+    hello: dict[str, Any] = {"type": "hello", "token": token}
+    if not ASK_LEGAL:
+        hello["legal"] = True
+    return json.dumps(hello)
+
+
 CONNECT_BATCH = 200  # sockets opened at once (the client's share of the handshakes)
 
 
@@ -261,11 +274,20 @@ async def player(
     greeted: bool = False,
 ) -> None:
     if not greeted:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.send(hello_text(token))
     pending: tuple[int, float] | None = None
     seq = asked = -1
     mine = 0
     heard = time.monotonic()
+
+    async def play_one(actions: list[dict[str, Any]]) -> tuple[int, float]:
+        action = rng.choice(actions)
+        if think and action.get("type") == "push":
+            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+        sent = (seq + 1, time.perf_counter())
+        await ws.send(json.dumps({"type": "action", "id": "a", "seq": seq, "action": action}))
+        return sent
+
     while not done.is_set():
         raw = await receive(ws)
         if raw is None:
@@ -294,19 +316,18 @@ async def player(
                 return
             if view["turn"]["seat"] == seat and pending is None and seq > asked:
                 asked = seq
-                await ws.send(json.dumps({"type": "legal", "id": str(seq)}))
+                if ASK_LEGAL:
+                    await ws.send(json.dumps({"type": "legal", "id": str(seq)}))
+                elif message["legal"]:
+                    pending = await play_one(message["legal"])
         elif kind == "legal" and message["actions"] and message["seq"] == seq:
-            action = rng.choice(message["actions"])
-            if think and action.get("type") == "push":
-                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-            pending = (seq + 1, time.perf_counter())
-            await ws.send(json.dumps({"type": "action", "id": "a", "seq": seq, "action": action}))
+            pending = await play_one(message["actions"])
 
 
 async def spectator(ws: Any, stats: Stats, done: asyncio.Event, greeted: bool = False) -> None:
     """Counts states (and checks that none was skipped) without parsing whole messages."""
     if not greeted:
-        await ws.send(json.dumps({"type": "hello", "token": None}))
+        await ws.send(hello_text(None))
     last = -1
     while not done.is_set():
         try:
@@ -391,7 +412,7 @@ async def set_up(
         for k, url in enumerate(urls):
             ws = await connect(url)
             token = table.tokens[k] if k < 2 else None
-            await ws.send(json.dumps({"type": "hello", "token": token}))
+            await ws.send(hello_text(token))
             table.sockets.append(ws)
 
     await batched(
@@ -698,6 +719,9 @@ def main() -> None:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="hub for >1 process")
     parser.add_argument("--redis-hub", action="store_true", help="use Redis with 1 process too")
     parser.add_argument("--deflate", action="store_true", help="per-message deflate on")
+    parser.add_argument(
+        "--ask-legal", action="store_true", help="players send `legal` at each turn"
+    )
     parser.add_argument("--rooms", type=int)
     parser.add_argument("--actions", type=int, help="actions per room")
     parser.add_argument("--think", type=float, help="mean pause in ms before each push")
@@ -706,6 +730,8 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=3000, help="memory: idle sockets")
     parser.add_argument("--spectators", type=int, default=5000, help="featured: spectators")
     args = parser.parse_args()
+    global ASK_LEGAL
+    ASK_LEGAL = args.ask_legal
     for name, value in DEFAULTS[args.mode].items():
         if getattr(args, name) is None:
             setattr(args, name, value)

@@ -39,6 +39,9 @@ class Connection:
         self.greeted = False  # said hello: counts as present
         self.welcomed = False  # was sent its welcome: the fan-out may send it updates
         self.seat: int | None = None
+        # Its hello asked for each state to carry its seat's legal actions (a `legal`
+        # round trip fewer per turn: docs/protocol.md).
+        self.with_legal = False
         # SHA-256 of the token it said hello with: finds its seat again when seats are
         # renumbered (a seat before it was freed); a seat moved to another device keeps
         # the connections holding the new token and demotes the others.

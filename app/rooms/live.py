@@ -50,7 +50,7 @@ class LiveGame:
     clock: Clock | None = None
     # seq -> who the server played that action as ("computer:<reason>"), for the move list.
     bys: dict[int, str] = field(default_factory=dict)
-    _messages: dict[tuple[int | None, bool], str] = field(default_factory=dict)
+    _messages: dict[tuple[int | None, bool, bool], str] = field(default_factory=dict)
     _history: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
 
     @classmethod
@@ -127,8 +127,13 @@ class LiveGame:
 
     # What a viewer is sent -------------------------------------------------------
 
-    def state_message(self, viewer: int | None, with_history: bool = False) -> str:
-        key = (viewer, with_history)
+    def state_message(
+        self, viewer: int | None, with_history: bool = False, with_legal: bool = False
+    ) -> str:
+        """The `state` message for `viewer`, built once per seq for all its connections;
+        `with_legal` adds what a `legal` request would answer for that seat at this seq,
+        for the clients that asked at hello rather than ask at every turn."""
+        key = (viewer, with_history, with_legal)
         text = self._messages.get(key)
         if text is None:
             message: dict[str, Any] = {
@@ -141,6 +146,8 @@ class LiveGame:
                 message["clock"] = self.clock.wire()
             if with_history:
                 message["history"] = self.history_for(viewer)
+            if with_legal and viewer is not None:
+                message["legal"] = self.game.legal_actions(viewer)
             text = dumps(message)
             self._messages[key] = text
         return text

@@ -890,7 +890,9 @@ class RoomService:
         # A connection that missed intermediate states gets the move list again, so its
         # log stays whole without a round trip.
         missed = conn.sent_seq >= 0 and live.seq > conn.sent_seq + 1
-        conn.send(live.state_message(conn.viewer, with_history or missed or conn.sent_seq < 0))
+        history = with_history or missed or conn.sent_seq < 0
+        legal = conn.with_legal and conn.seat is not None
+        conn.send(live.state_message(conn.viewer, history, legal))
         conn.sent_seq = live.seq
 
     # Playing ---------------------------------------------------------------------

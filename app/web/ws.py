@@ -35,7 +35,7 @@ CLOSE_UNAVAILABLE = 1013  # "try again later"
 
 # type -> (required fields, optional fields)
 SHAPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "hello": (frozenset({"token"}), frozenset()),
+    "hello": (frozenset({"token"}), frozenset({"legal"})),
     "action": (frozenset({"seq", "action"}), frozenset({"id"})),
     "legal": (frozenset(), frozenset({"id"})),
     "chat": (frozenset({"text"}), frozenset()),
@@ -72,6 +72,8 @@ def parse(text: str, max_depth: int = boundedjson.MAX_DEPTH) -> dict[str, Any]:
     token = message.get("token")
     if kind == "hello" and token is not None and not isinstance(token, str):
         raise RoomError("bad_message", "hello: token is a string or null")
+    if kind == "hello" and not isinstance(message.get("legal", False), bool):
+        raise RoomError("bad_message", "hello: legal is true or false")
     if kind == "action":
         seq = message["seq"]
         if not isinstance(seq, int) or isinstance(seq, bool):
@@ -205,6 +207,7 @@ async def handle(
         conn.send('{"type":"pong"}')
         return
     if kind == "hello":
+        conn.with_legal = message.get("legal", False)
         await service.hello(conn, message["token"])
         return
     if not conn.greeted:

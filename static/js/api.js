@@ -173,9 +173,12 @@ export class RoomSocket extends EventTarget {
     });
   }
 
-  /** Send hello with the current token (also used to re-sync after joining). */
+  /**
+   * Send hello with the current token (also used to re-sync after joining). Each state
+   * then carries the seat's legal actions: no `legal` round trip at every turn.
+   */
   hello() {
-    return this.send({ type: "hello", token: this.getToken() || null });
+    return this.send({ type: "hello", token: this.getToken() || null, legal: true });
   }
 
   /** Send one message; false when the socket is not open. */

@@ -156,13 +156,13 @@ export class CardsUI extends GameUI {
     const me = this.me();
     if (me && me.hand && this.selected >= me.hand.length) this.selected = 0;
     if (consecutive && last) this.announce(last);
-    if (this.isMyTurn()) this.ctx.requestLegal();
+    const carried = this.legalFrom(msg);
     this.render({});
+    if (carried) this.legalReady();
   }
 
-  setLegal(msg) {
-    if (!this.view || msg.seq !== this.view.seq) return;
-    this.legal = msg.actions || [];
+  acceptLegal(seq, actions) {
+    if (!super.acceptLegal(seq, actions)) return false;
     const first = this.legal[0];
     if (first && first.type === "take" && !this.takeDefaulted) {
       // the largest valid choice comes first: the one-click default
@@ -173,7 +173,7 @@ export class CardsUI extends GameUI {
     // placement at all would show an empty board, so the first placeable card is selected.
     const placeable = this.legal.filter((a) => a.type === "place").map((a) => a.card);
     if (placeable.length && !placeable.includes(this.selected)) this.selected = placeable[0];
-    this.render({});
+    return true;
   }
 
   rotate(step) {

@@ -77,15 +77,9 @@ export class ClassicUI extends GameUI {
     if (spareChanged || (last && last.action && last.action.type === "push")) this.spareRot = 0;
     if (consecutive && last) this.announce(last, view);
 
-    if (this.isMyTurn()) this.ctx.requestLegal();
+    const carried = this.legalFrom(msg);
     this.render({ animatePush, animateMove });
-  }
-
-  /** A `legal` answer; ignored unless it is for the state shown. */
-  setLegal(msg) {
-    if (!this.view || msg.seq !== this.view.seq) return;
-    this.legal = msg.actions || [];
-    this.render({});
+    if (carried) this.legalReady();
   }
 
   push(side, index) {

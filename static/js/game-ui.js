@@ -19,6 +19,36 @@ export class GameUI {
     return !!(v && v.status === "playing" && v.turn && v.you !== null && v.turn.seat === v.you);
   }
 
+  /**
+   * The legal actions for the state just set: carried by the state itself (the hello
+   * asked for them, docs/protocol.md), so the state is drawn once with its controls ready
+   * and a move's animation is not cut short by a second drawing; else asked for.
+   * Returns whether they came with the state (the caller then calls `legalReady`).
+   */
+  legalFrom(msg) {
+    if (!this.isMyTurn()) return false;
+    if (Array.isArray(msg.legal)) return this.acceptLegal(msg.seq, msg.legal);
+    this.ctx.requestLegal();
+    return false;
+  }
+
+  /** A `legal` answer; ignored unless it is for the state shown. */
+  setLegal(msg) {
+    if (!this.acceptLegal(msg.seq, msg.actions)) return;
+    this.render({});
+    this.legalReady();
+  }
+
+  /** Keep the legal actions of `seq` if it is the state shown; whether they were kept. */
+  acceptLegal(seq, actions) {
+    if (!this.view || seq !== this.view.seq) return false;
+    this.legal = actions || [];
+    return true;
+  }
+
+  /** Called once the legal actions are known and drawn (a variant may act on them). */
+  legalReady() {}
+
   /** Ask for the legal actions again if they are still missing. */
   retryLegal() {
     if (this.isMyTurn() && this.legal === null) this.ctx.requestLegal();

@@ -69,8 +69,7 @@ export class MasterUI extends ClassicUI {
    * the token's half but not its own) is not asked: that answer is sent at once, so the
    * log still records it as an explicit action.
    */
-  setLegal(msg) {
-    super.setLegal(msg);
+  legalReady() {
     const legal = this.legal;
     if (!this.isMyTurn() || this.pending || !legal || legal.length !== 1) return;
     const only = legal[0];

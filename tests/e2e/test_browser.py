@@ -6,6 +6,7 @@ browser is Debian's chromium driven by Playwright (never a downloaded browser).
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -35,6 +36,14 @@ def test_two_players_push_and_move(server: str, browser) -> None:
     errors: list[str] = []
     a.on("pageerror", lambda e: errors.append(f"A: {e}"))
     b.on("pageerror", lambda e: errors.append(f"B: {e}"))
+    # Every message the pages send: the states carry the legal actions (the hello asks
+    # for them), so the pages never ask with a `legal` message of their own.
+    sent: list[dict[str, object]] = []
+    for page in (a, b):
+        page.on(
+            "websocket",
+            lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))),
+        )
 
     join_room(a, url, "Ann <b>x</b>", 0)
     join_room(b, url, "Bob", 1)
@@ -94,5 +103,9 @@ def test_two_players_push_and_move(server: str, browser) -> None:
     assert b.locator("[data-testid^=arrow-][data-active=true]").count() == 11
 
     assert errors == []
+    hellos = [m for m in sent if m["type"] == "hello"]
+    assert len(hellos) >= 3 and all(m["legal"] is True for m in hellos)  # b said it twice
+    assert [m for m in sent if m["type"] == "legal"] == []
+    assert [m["action"]["type"] for m in sent if m["type"] == "action"] == ["push", "move"]
     ctx_a.close()
     ctx_b.close()
