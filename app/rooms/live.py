@@ -18,7 +18,7 @@ from app.rules import Game
 from app.store.repository import ActionRecord, GameRecord, aware
 
 
-def dumps(message: dict[str, Any]) -> str:
+def dumps(message: Any) -> str:
     """Compact JSON, non-ASCII as UTF-8: what `json.dumps(message, separators=(",", ":"),
     ensure_ascii=False)` writes, at a thirteenth of the cost. Serialising the states was
     the largest cost of a move under load (a third of the server's CPU). Integer keys are
@@ -52,6 +52,9 @@ class LiveGame:
     bys: dict[int, str] = field(default_factory=dict)
     _messages: dict[tuple[int | None, bool, bool], str] = field(default_factory=dict)
     _history: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
+    # The last board grid serialised, with the list it was written from (kept alive, so
+    # that `is` names that list and no other).
+    _tiles: tuple[Any, orjson.Fragment] | None = None
 
     @classmethod
     def load(cls, record: GameRecord, actions: list[ActionRecord]) -> LiveGame:
@@ -139,7 +142,7 @@ class LiveGame:
             message: dict[str, Any] = {
                 "type": "state",
                 "seq": self.game.seq,
-                "view": self.game.view(viewer),
+                "view": self._shared_grid(self.game.view(viewer)),
                 "last": self._last_for(viewer),
             }
             if self.clock is not None:
@@ -151,6 +154,20 @@ class LiveGame:
             text = dumps(message)
             self._messages[key] = text
         return text
+
+    def _shared_grid(self, view: dict[str, Any]) -> dict[str, Any]:
+        """`view` with its board's tiles as JSON written once for all its viewers: an
+        engine that draws the grid once per board hands every viewer the same list
+        (`ClassicEngine._grid`), the largest part of each state. The view is copied
+        where it changes, never edited: the engine may still hold the list."""
+        board = view.get("board")
+        tiles = board.get("tiles") if isinstance(board, dict) else None
+        if tiles is None:
+            return view
+        written = self._tiles
+        if written is None or written[0] is not tiles:
+            written = self._tiles = (tiles, orjson.Fragment(dumps(tiles)))
+        return {**view, "board": {**board, "tiles": written[1]}}
 
     def _last_for(self, viewer: int | None) -> dict[str, Any] | None:
         if self.last is None:

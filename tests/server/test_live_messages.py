@@ -5,11 +5,13 @@ once and shared only with those who see the move whole)."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any, cast
 
 import pytest
 
 from app.rooms.live import LiveGame
+from app.rules import Game
 from app.rules.classic import parse_action
 from tests.rules.helpers import arm_event, new_game
 
@@ -36,3 +38,23 @@ def test_a_pick_is_hidden_from_the_others_in_any_order(order: tuple[int | None, 
     for viewer in (1, None):
         assert last[viewer]["notation"] == "pick"
         assert card not in json.dumps(last[viewer])
+
+
+@pytest.mark.parametrize("variant", ["classic", "master", "team", "cards"])
+def test_each_view_is_sent_whole_move_after_move(variant: str) -> None:
+    """The board's grid is written once for all viewers of a move: every message still
+    holds exactly its viewer's view, after pushes that change the board and after moves
+    that leave it as it was."""
+    game = Game.new(variant, ["Ann", "Bob"], "grid-seed")
+    live = LiveGame(record=cast(Any, None), game=game)
+    chooser = random.Random(2)
+    for _ in range(12):
+        for viewer in (0, None, 1):
+            sent = json.loads(live.state_message(viewer))
+            assert sent["view"] == json.loads(json.dumps(live.game.view(viewer)))
+        seat = live.game.to_move
+        if seat is None:
+            break
+        action = chooser.choice(live.game.legal_actions(seat))
+        successor, events = live.tentative(seat, action)
+        live.commit(successor, seat, action, events)
