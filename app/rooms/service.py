@@ -28,6 +28,7 @@ from app.rooms import table
 from app.rooms.clock import ClockError, parse_clock
 from app.rooms.coalesce import Coalescer
 from app.rooms.connection import Connection
+from app.rooms.crowd import INLINE, Announced, Crowd, Told
 from app.rooms.errors import RoomError, not_found, unauthorized, unavailable
 from app.rooms.hub import Hub, HubMessage
 from app.rooms.keys import hash_token, new_game_id, new_room_code, new_seed, new_token
@@ -134,6 +135,8 @@ class RoomLive:
     # seat -> when this process first saw it without any connection (for "away").
     gone_since: dict[int, float] = field(default_factory=dict)
     away_check: asyncio.TimerHandle | None = None
+    # Its spectators' sends a slice at a time, once they are many (app/rooms/crowd.py).
+    crowd: Crowd | None = None
 
     # When this process last used the room (monotonic): idle rooms leave memory.
     touched: float = field(default_factory=time.monotonic)
@@ -231,6 +234,9 @@ class RoomService:
     async def stop(self) -> None:
         for task in list(self._timers):
             task.cancel()
+        for room in self.rooms.values():
+            if room.crowd is not None:
+                room.crowd.stop()
         await self._presence_news.stop()
         await self.hub.stop()
 
@@ -1155,10 +1161,37 @@ class RoomService:
         # Seats first: their writers then run first, so a player's round trip does not
         # wait behind thousands of spectators' sends.
         everyone = list(room.connections)
-        seated = [c for c in everyone if c.seat is not None]
-        for conn in (*seated, *(c for c in everyone if c.seat is None)):
+        spectators = [c for c in everyone if c.seat is None]
+        for conn in (c for c in everyone if c.seat is not None):
             if conn.welcomed and (conn.game_id != live.id or conn.sent_seq < live.seq):
                 self._send_state(conn, live)
+        crowd = self._crowd(room, len(spectators))
+        if crowd is not None:
+            crowd.announce(Announced(live.id, live.seq, live.state_message(None)))
+            return
+        for conn in spectators:
+            if conn.welcomed and (conn.game_id != live.id or conn.sent_seq < live.seq):
+                self._send_state(conn, live)
+
+    def _crowd(self, room: RoomLive, spectators: int) -> Crowd | None:
+        """The room's crowd when its spectators are to be sent a slice at a time: when
+        they are many, or while what was announced before is still on its way (so that
+        nothing overtakes it). None: send them at once."""
+        if room.crowd is None and spectators > INLINE:
+            room.crowd = Crowd(
+                lambda: [c for c in room.connections if c.seat is None],
+                lambda conn: self._catch_up_spectator(room, conn),
+            )
+        if room.crowd is not None and (room.crowd.busy or spectators > INLINE):
+            return room.crowd
+        return None
+
+    def _catch_up_spectator(self, room: RoomLive, conn: Connection) -> None:
+        """A spectator the crowd found behind by more than one state: the room's current
+        one, with its history (what `sync` sends)."""
+        live = room.live
+        if live is not None and (conn.game_id != live.id or conn.sent_seq < live.seq):
+            self._send_state(conn, live)
 
     def _reseat(self, room: RoomLive, info: dict[str, Any]) -> None:
         """Seats were renumbered or freed: each seated connection finds its seat again by
@@ -1186,9 +1219,14 @@ class RoomService:
         if reseat:
             self._reseat(room, info)
         text = dumps({"type": "room", "room": info})
-        for conn in list(room.connections):
+        everyone = list(room.connections)
+        spectators = [c for c in everyone if c.seat is None]
+        crowd = self._crowd(room, len(spectators))
+        for conn in everyone if crowd is None else (c for c in everyone if c.seat is not None):
             if conn.welcomed:
                 conn.send(text)
+        if crowd is not None:
+            crowd.announce(Told(text))
 
     def games_with_players(self) -> list[str]:
         """Live games with a seated player connected to this process."""
