@@ -109,3 +109,60 @@ def test_two_players_push_and_move(server: str, browser) -> None:
     assert [m["action"]["type"] for m in sent if m["type"] == "action"] == ["push", "move"]
     ctx_a.close()
     ctx_b.close()
+
+
+RECORD_ANIMATIONS = """() => {
+  window.__animations = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) {
+    const animation = animate.apply(this, args);
+    window.__animations.push(animation);
+    return animation;
+  };
+}"""
+
+
+def _pos(server: str, code: str, seat: int) -> str:
+    view = http_json("GET", f"{server}/api/rooms/{code}/view")["view"]
+    row, col = view["players"][seat]["pos"]
+    return f"cell-{row}-{col}"
+
+
+def test_the_last_move_glides_to_its_end_on_ones_own_turn(server: str, browser) -> None:
+    """The state that gives a player the turn carries the legal actions, so the board is
+    drawn once: the opponent's move glides to its end. (The legal actions used to arrive
+    a moment later and draw the board again, which cancelled the glide at its start.)"""
+    room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
+    url, code = server + room["url"], room["code"]
+    a = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    b = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    join_room(a, url, "Ann", 0)
+    join_room(b, url, "Bob", 1)
+    a.click("[data-testid=start-button]")
+    for _ in range(6):  # until Ann can leave her cell (a push may wall her in)
+        a.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
+        a.wait_for_selector("[data-testid=board][data-legal=ready]")
+        a.locator("[data-testid^=arrow-][data-active=true]").first.click()
+        a.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+        a.wait_for_selector("[data-testid=board][data-legal=ready]")
+        here = _pos(server, code, 0)
+        away = a.locator(f"[data-testid^=cell-]:not([data-testid={here}])")
+        if away.count():
+            break
+        a.click(f"[data-testid={here}]")  # stays; Bob pushes and stays too
+        b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+        b.wait_for_selector("[data-testid=board][data-legal=ready]")
+        b.locator("[data-testid^=arrow-][data-active=true]").first.click()
+        b.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+        b.wait_for_selector("[data-testid=board][data-legal=ready]")
+        b.click(f"[data-testid={_pos(server, code, 1)}]")
+    else:
+        pytest.fail("Ann never had a cell to move to")
+    b.evaluate(RECORD_ANIMATIONS)
+    away.first.click()
+    b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+    b.wait_for_selector("[data-testid=board][data-legal=ready]")
+    b.wait_for_timeout(700)  # the glide takes 250 ms
+    states = b.evaluate("() => window.__animations.map((x) => x.playState)")
+    assert states, "the move drew no animation"
+    assert "idle" not in states, states  # a cancelled animation is idle
