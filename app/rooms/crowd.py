@@ -6,7 +6,8 @@ during it (a move right after the push, once the state carries the legal actions
 for all of it before the server even read the action. So a room with more than `INLINE`
 spectators has them sent in slices of `SLICE`, one per turn of the loop, which is free
 between two slices to read actions, commit them and send the players their next state
-first; a smaller room is sent all at once, as before.
+first; while one of the room's actions is being committed (its lock held), the slices
+wait for it. A smaller room is sent all at once, as before.
 
 The room's own messages (seats, presence: the same text for everyone) go the same way,
 in the same queue. The order stays what it was: each state is sent whole, to every
@@ -54,9 +55,11 @@ class Crowd:
         self,
         spectators: Callable[[], Iterable[Connection]],
         catch_up: Callable[[Connection], None],
+        lock: asyncio.Lock | None = None,
     ) -> None:
         self._spectators = spectators  # the room's spectators as they are now
         self._catch_up = catch_up  # sends the room's current state, with its history
+        self._lock = lock  # the room's: held while one of its actions is committed
         self._waiting: collections.deque[Announced | Told] = collections.deque()
         self._task: asyncio.Task[None] | None = None
 
@@ -93,10 +96,20 @@ class Crowd:
                 item = self._waiting.popleft()
                 for i, conn in enumerate(list(self._spectators())):
                     if i and i % SLICE == 0:
-                        await asyncio.sleep(0)
+                        await self._between_slices()
                     self.send(item, conn)
         finally:
             self._task = None
+
+    async def _between_slices(self) -> None:
+        """A turn of the loop, and while the room's lock is held (an action being
+        committed), until it is free: the spectators' sends wait for the players' action
+        rather than compete with its commit for the loop and the interpreter (a move
+        sent during a fan-out to 5,000 took 8-116 ms, and 4-18 ms once waited for)."""
+        await asyncio.sleep(0)
+        if self._lock is not None and self._lock.locked():
+            async with self._lock:
+                pass
 
     def stop(self) -> None:
         """Drop what is still to be sent (the room leaves memory, or the process stops)."""

@@ -1181,6 +1181,7 @@ class RoomService:
             room.crowd = Crowd(
                 lambda: [c for c in room.connections if c.seat is None],
                 lambda conn: self._catch_up_spectator(room, conn),
+                room.lock,
             )
         if room.crowd is not None and (room.crowd.busy or spectators > INLINE):
             return room.crowd

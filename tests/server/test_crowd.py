@@ -143,3 +143,26 @@ def test_a_crowded_room_sends_every_state_to_every_spectator(
         finally:
             for w in reversed(watchers):
                 w.__exit__(None, None, None)
+
+
+def test_the_sends_wait_while_an_action_is_committed() -> None:
+    """Between two slices the crowd waits for the room's lock (held while an action is
+    committed), so a player's action does not compete with thousands of sends."""
+
+    async def run() -> tuple[int, int]:
+        lock = asyncio.Lock()
+        watchers = [Watcher() for _ in range(3 * SLICE)]
+        crowd = Crowd(lambda: list(watchers), lambda conn: None, lock)
+        await lock.acquire()  # an action is being committed
+        crowd.announce(Announced("g", 1, "s1"))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        while_locked = sum(1 for w in watchers if w.got)
+        lock.release()
+        while crowd.busy:
+            await asyncio.sleep(0)
+        return while_locked, sum(1 for w in watchers if w.got)
+
+    while_locked, after = asyncio.run(run())
+    assert while_locked == SLICE  # the first slice only
+    assert after == 3 * SLICE
