@@ -91,8 +91,10 @@ export class BoardView {
     root.setAttribute("role", "group");
     /** The layers built once and kept (see `build`); null until the first render. */
     this.layers = null;
-    /** @type {Animation[]} the slide and glide animations of the last render */
+    /** @type {Animation[]} the slide and glide animations of the last view drawn */
     this.running = [];
+    /** The view those animations belong to. */
+    this.animated = null;
     /** The slot ("N1") a first tap chose on a touch screen, waiting for the second. */
     this.armed = null;
     // Arrow keys move the focus to the nearest arrow or cell that way (Tab goes in order).
@@ -203,9 +205,14 @@ export class BoardView {
     const me = view.you;
     const turnSeat = view.turn ? view.turn.seat : null;
 
-    // Animations of the previous render end here (a rebuilt board used to drop them).
-    for (const a of this.running) a.cancel();
-    this.running = [];
+    // A new view ends the animations of the one before (a rebuilt board used to drop
+    // them). The same view drawn again (the room's seats or presence changed, a refusal)
+    // lets them run to their end: a room message used to cut a move's glide short.
+    if (view !== this.animated) {
+      for (const a of this.running) a.cancel();
+      this.running = [];
+      this.animated = view;
+    }
 
     const root = this.root;
     // Built once; again after a language change (tooltips) or if the board was cleared.

@@ -129,9 +129,10 @@ def _pos(server: str, code: str, seat: int) -> str:
 
 
 def test_the_last_move_glides_to_its_end_on_ones_own_turn(server: str, browser) -> None:
-    """The state that gives a player the turn carries the legal actions, so the board is
-    drawn once: the opponent's move glides to its end. (The legal actions used to arrive
-    a moment later and draw the board again, which cancelled the glide at its start.)"""
+    """The opponent's move glides to its end on one's own turn. Its state carries the
+    legal actions, so the board is drawn once (they used to arrive a moment later and
+    draw it again, which cancelled the glide at its start), and a room message drawing
+    the same view again lets the glide run (it used to cancel it too)."""
     room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
     url, code = server + room["url"], room["code"]
     a = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
@@ -158,6 +159,7 @@ def test_the_last_move_glides_to_its_end_on_ones_own_turn(server: str, browser) 
         b.click(f"[data-testid={_pos(server, code, 1)}]")
     else:
         pytest.fail("Ann never had a cell to move to")
+    b.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=move]")
     b.evaluate(RECORD_ANIMATIONS)
     away.first.click()
     b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
