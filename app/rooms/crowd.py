@@ -73,7 +73,7 @@ class Crowd:
         if self._task is None:
             self._task = asyncio.create_task(self._send_all())
 
-    def send(self, item: Announced | Told, conn: Connection) -> None:
+    def _send(self, item: Announced | Told, conn: Connection) -> None:
         """`item` to one spectator, unless it has that state already."""
         if not conn.welcomed or conn.seat is not None:
             return
@@ -97,7 +97,7 @@ class Crowd:
                 for i, conn in enumerate(list(self._spectators())):
                     if i and i % SLICE == 0:
                         await self._between_slices()
-                    self.send(item, conn)
+                    self._send(item, conn)
         finally:
             self._task = None
 
