@@ -2,21 +2,29 @@
  * The turn timer as the page shows it: whose turn runs and how long it has left, ticking
  * every quarter second. The server is the authority (it plays a timed-out turn itself);
  * this only draws the `clock` of the last `state`, corrected by the offset between the
- * server's clock (`welcome.now`) and this device's.
+ * server's clock and this device's.
+ *
+ * Every server time the page learns (`welcome.now`, a clock's `turn_started`) had passed
+ * on the server when the message arrived, so each gives a lower bound of the offset; the
+ * largest bound seen is the best estimate. Taking `welcome.now` alone counted the
+ * message's delivery time as time still to play: a welcome that took a second to arrive
+ * showed a 30-second turn with 31 seconds left.
  */
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-let offset = 0;
+let offset = null;
 
-/** Note the server's time (ms since the epoch) as of now. */
+/** Note a time (ms since the epoch) the server's clock had reached by now. */
 export function setServerNow(now) {
-  if (typeof now === "number") offset = now - Date.now();
+  if (typeof now !== "number" || !Number.isFinite(now)) return;
+  const bound = now - Date.now();
+  if (offset === null || bound > offset) offset = bound;
 }
 
 function serverNow() {
-  return Date.now() + offset;
+  return Date.now() + (offset ?? 0);
 }
 
 /** "m:ss" (or "h:mm:ss") for a number of seconds, never negative. */
@@ -47,6 +55,7 @@ export class ClockView {
     this.timer = null;
     this.el.hidden = !this.clock;
     if (!this.clock) return;
+    if (this.clock.turn_started) setServerNow(Date.parse(this.clock.turn_started));
     this.render();
     if (this.clock.deadline) this.timer = setInterval(() => this.render(), 250);
   }

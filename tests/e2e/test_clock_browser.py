@@ -141,3 +141,30 @@ def test_a_player_walks_away_and_the_computer_takes_over(table_server: str, brow
     assert http_json("GET", f"{table_server}/api/games/{game['game_id']}")["left"] == [0]
     shot(a, "finished-after-leave-desktop")
     assert errors == []
+
+
+LATE_WELCOME = """async (lateMs) => {
+  const m = await import("/static/js/clock.js");
+  // The welcome was stamped lateMs before this page handled it (a busy server or link).
+  m.setServerNow(Date.now() - lateMs);
+  const el = document.createElement("div");
+  document.body.append(el);
+  const view = new m.ClockView(el, () => "Ann");
+  const started = Date.now();
+  view.update({
+    kind: "turn", seconds: 30, seat: 0, timeouts: [0, 0],
+    turn_started: new Date(started).toISOString(),
+    deadline: new Date(started + 30000).toISOString(),
+  });
+  const left = Number(el.dataset.left);
+  view.update(null);
+  return left;
+}"""
+
+
+def test_a_late_welcome_does_not_lengthen_a_turn(server: str, browser: Any) -> None:
+    """The turn's start is a server time the page has passed too: a welcome delivered
+    five seconds late must not show a 30-second turn with 35 seconds left."""
+    page = browser.new_page()
+    page.goto(server + "/")
+    assert page.evaluate(LATE_WELCOME, 5000) == 30
