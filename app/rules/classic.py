@@ -257,6 +257,10 @@ def parse_action(text: str) -> Action:
 
 # --- state --------------------------------------------------------------------------------
 
+# A drawn grid: its key (finished, tiles, openings, revealed events), the events it read,
+# and the rows of cells.
+GridMemo = tuple[tuple[Any, ...], dict[int, str], list[list[JSON]]]
+
 
 @dataclass(slots=True)
 class Player:
@@ -301,6 +305,9 @@ class ClassicState:
     last_push: Slot | None = None
     result: JSON | None = None
     seq: int = 0
+    # The board grid last drawn for the views, with what it was drawn from
+    # (`ClassicEngine._grid`); a copy keeps it, since a move leaves the board as it was.
+    grid_memo: GridMemo | None = field(default=None, compare=False, repr=False)
 
     def clone(self) -> ClassicState:
         turn = self.turn
@@ -317,6 +324,7 @@ class ClassicState:
             last_push=self.last_push,
             result=copy_result(self.result),
             seq=self.seq,
+            grid_memo=self.grid_memo,
         )
 
 
@@ -353,16 +361,13 @@ _TILE_FACES: tuple[tuple[JSON, ...], ...] = tuple(
 
 
 class ClassicEngine:
-    """The `Engine` for `classic`. Everything lives in `ClassicState`; the engine only
-    remembers the last board grid it drew (`_grid`), a pure function of its key."""
+    """The `Engine` for `classic`. Everything lives in `ClassicState`, the engine holds
+    nothing."""
 
     variant = VARIANT
     min_players = 2
     max_players = 4
     max_actions = 20_000  # random play ends classic games in 1-5 thousand actions
-
-    def __init__(self) -> None:
-        self._grid_memo: tuple[tuple[Any, ...], dict[int, str], list[list[JSON]]] | None = None
 
     # -- setup ------------------------------------------------------------------------------
 
@@ -757,9 +762,11 @@ class ClassicEngine:
         }
 
     def _grid(self, state: ClassicState, finished: bool) -> list[list[JSON]]:
-        """The 7x7 cells as every viewer sees them (the board is public), remembered for
-        the last board asked: a move is sent to every seat and spectator of the room in a
-        row, and the grid was most of each view's cost. The memo is keyed on everything
+        """The 7x7 cells as every viewer sees them (the board is public), remembered with
+        the state (and its copies): a move is sent to every seat and spectator of the room
+        in a row, and the grid was most of each view's cost; a pawn's move leaves the board
+        as the push left it, so its views reuse the push's grid (remembered by the engine,
+        it was lost to the other rooms' moves in between). The memo is keyed on everything
         the grid is made of, so a board edited in place is never answered from it. The
         views of one board share the grid: a caller that wants to change a view copies it
         first (nothing in the server does; views go straight to JSON or are only read)."""
@@ -771,7 +778,7 @@ class ClassicEngine:
             tuple(board.opens),
             events and frozenset(state.revealed),
         )
-        memo = self._grid_memo
+        memo = state.grid_memo
         if memo is not None and memo[0] == key and (not events or memo[1] is state.tile_events):
             return memo[2]
         tiles = [
@@ -781,7 +788,7 @@ class ClassicEngine:
             ]
             for r in range(7)
         ]
-        self._grid_memo = (key, state.tile_events, tiles)
+        state.grid_memo = (key, state.tile_events, tiles)
         return tiles
 
     def _tile_view(self, state: ClassicState, tile_id: int, opens: int, finished: bool) -> JSON:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
+from app.rules import Game
 from app.rules.classic import ENGINE
 
-from .helpers import arm_event, new_game, place, play, set_pile
+from .helpers import arm_event, new_game, place, play, put_tile, set_pile
 
+JSON = dict[str, Any]
 PLAYER_KEYS = {"seat", "name", "color", "pos", "home", "found", "remaining"}
 
 
@@ -118,3 +121,39 @@ def test_reveal_shows_every_secret_while_views_keep_them() -> None:
     spectator = game.view(None)
     assert all("pile" not in p and "target" not in p for p in spectator["players"])
     assert not any(t.get("event") for row in spectator["board"]["tiles"] for t in row)
+
+
+def fresh_grid(game: Game) -> list[list[JSON]]:
+    """The grid drawn anew, from no memo."""
+    twin = game.clone()
+    twin.state.grid_memo = None
+    return twin.view(None)["board"]["tiles"]
+
+
+def test_a_move_reuses_the_grid_its_push_drew_even_after_other_boards() -> None:
+    """The grid is remembered with the state: a room's move, sent after other rooms drew
+    theirs, still finds the grid of its push (the board did not change), and every grid
+    handed out equals one drawn from nothing."""
+    game, other = new_game(seed="one"), new_game(seed="two")
+    game.apply(0, game.legal_actions(0)[0])
+    pushed = game.view(0)["board"]["tiles"]
+    other.apply(0, other.legal_actions(0)[0])
+    assert other.view(None)["board"]["tiles"] != pushed  # another board drawn in between
+    moved = game.clone()
+    moved.apply(0, moved.legal_actions(0)[-1])
+    assert moved.seq == game.seq + 1
+    assert moved.view(1)["board"]["tiles"] is pushed
+    assert pushed == fresh_grid(moved)
+
+
+def test_a_board_changed_in_place_is_drawn_again() -> None:
+    game = new_game(events=True)
+    before = game.view(None)["board"]["tiles"]
+    board = game.state.board
+    put_tile(board, board.spare, 1)
+    after = game.view(None)["board"]["tiles"]
+    assert after is not before and after != before
+    assert after == fresh_grid(game)
+    game.state.revealed.add(board.tiles[1])
+    shown = game.view(None)["board"]["tiles"]
+    assert shown is not after and shown == fresh_grid(game)
