@@ -1,9 +1,10 @@
 """The database calls of setting a table up, one at a time: prints figures, never asserts.
 
 A table's set-up is four requests (create, the host's join, a guest's join, start) and a
-hello per socket; on a busy server each of their writes holds SQLite's write lock and
-waits for the GIL, so what one call costs alone bounds how fast a thousand tables are set
-up (`bench/load.py human`, docs/performance.md). Per call, the median of `--rounds` runs
+hello per socket (a join and a start read the room back in their own transaction); on a
+busy server each of their writes holds SQLite's write lock and waits for the GIL, so what
+one call costs alone bounds how fast a thousand tables are set up (`bench/load.py human`,
+docs/performance.md). Per call, the median of `--rounds` runs
 over `--rooms` rooms in a scratch SQLite file, or with `--postgres` in a scratch database
 beside `POSTGRES_URL` (default `postgresql://postgres@127.0.0.1/postgres`).
 
@@ -61,13 +62,20 @@ def per_call_us(codes: list[str], call: Callable[[str], object]) -> float:
 
 def one_round(repo: Repository, rooms: int) -> dict[str, float]:
     codes = [secrets.token_hex(4) for _ in range(rooms)]
+    half, others = codes[: rooms // 2], codes[rooms // 2 :]
     return {
         "create": per_call_us(codes, lambda c: repo.create_room(c, "classic", {}, "h" * 64)),
         "host's join": per_call_us(
             codes, lambda c: repo.take_seat(c, "Ann", secrets.token_hex(32), 4, host=True)
         ),
         "join": per_call_us(codes, lambda c: repo.take_seat(c, "Bob", secrets.token_hex(32), 4)),
-        "start": per_call_us(codes, lambda c: repo.start_game(new_game(c), 2)),
+        # What the room service calls: the write and the room read back in one transaction
+        # (it called the write, then a room read).
+        "join + read": per_call_us(
+            codes, lambda c: repo.take_seat_and_read(c, "Cy", secrets.token_hex(32), 4)
+        ),
+        "start": per_call_us(half, lambda c: repo.start_game(new_game(c), 2)),
+        "start + read": per_call_us(others, lambda c: repo.start_game_and_read(new_game(c), 2)),
         "room read": per_call_us(codes, repo.get_room),
         "hello's seat": per_call_us(codes, lambda c: repo.seat_for_token(c, "0" * 64)),
     }

@@ -303,13 +303,6 @@ class RoomService:
         if record is not None:
             room.record, room.record_at = record, time.monotonic()
 
-    def _then_read(
-        self, code: str, write: Callable[..., T], *args: Any
-    ) -> tuple[T, RoomRecord | None]:
-        """`write(*args)`, then the room read back, in the same worker thread: one hop
-        there and back instead of two, each a wait for a thread and for the GIL."""
-        return write(*args), self.repo.get_room(code)
-
     def _news(self, code: str) -> HubMessage:
         """The `room` message after this process wrote the room and read it back."""
         return {"room": code, "kind": "room", "read_by": self.origin}
@@ -472,10 +465,9 @@ class RoomService:
             # The seat is chosen in the database, in one transaction with the room row
             # locked: across processes, a join and a start never both win.
             try:
+                # The room comes back as the seat left it, read in the same transaction.
                 seat, record = await self._db(
-                    self._then_read,
-                    code,
-                    self.repo.take_seat,
+                    self.repo.take_seat_and_read,
                     code,
                     name,
                     token_hash,
@@ -741,9 +733,7 @@ class RoomService:
             proposed = dataclasses.replace(proposed, deadline=deadline, active_at=started)
             try:
                 record, read_back = await self._db(
-                    self._then_read,
-                    code,
-                    self.repo.start_game,
+                    self.repo.start_game_and_read,
                     proposed,
                     engine.min_players,
                     replaces,

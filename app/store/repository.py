@@ -211,6 +211,71 @@ def _game_update(names: tuple[str, ...]) -> Any:
     )
 
 
+def _room_on(conn: Connection, code: str) -> RoomRecord | None:
+    """The room and its seats, read on `conn` (in its transaction, if it is in one)."""
+    room = conn.execute(_ROOM_BY_CODE, {"code": code}).first()
+    if room is None:
+        return None
+    seats = conn.execute(_SEATS_OF_ROOM, {"code": code}).all()
+    return _room_record(room, seats)
+
+
+def _take_seat(
+    conn: Connection,
+    code: str,
+    name: str,
+    token_hash: str,
+    max_players: int,
+    kind: str,
+    level: str | None,
+    host: bool,
+) -> int:
+    """`Repository.take_seat` inside a transaction of the caller's. Core statements, not
+    the ORM's unit of work: a join's write took twice the CPU."""
+    locked = conn.execute(_LOCK_LOBBY, {"room": code}).rowcount
+    if locked != 1:
+        raise RoomClosed(code)
+    taken = set(conn.scalars(_SEAT_NUMBERS, {"code": code}))
+    free = [i for i in range(max_players) if i not in taken]
+    if not free:
+        raise RoomFull(code)
+    conn.execute(
+        _INSERT_SEAT,
+        {
+            "room_code": code,
+            "seat": free[0],
+            "name": name,
+            "token_hash": token_hash,
+            "kind": kind,
+            "level": level,
+            "reason": "seat" if level is not None else None,
+            "host": False,
+        },
+    )
+    if host:
+        conn.execute(_HOST_SEAT, {"code": code, "host_seat": free[0]})
+    return free[0]
+
+
+def _start_game(
+    conn: Connection, game: GameRecord, min_players: int, replaces: str | None
+) -> GameRecord:
+    """`Repository.start_game` inside a transaction of the caller's (Core statements, as
+    `_take_seat`)."""
+    room = {"code": game.room_code}
+    claim = {"room": game.room_code, "new_game": game.id, "replaces": replaces}
+    claimed = conn.execute(_CLAIM_FIRST if replaces is None else _CLAIM_NEXT, claim).rowcount
+    if claimed != 1:
+        raise RoomClosed(str(game.room_code))
+    players = list(conn.scalars(_PLAYER_NAMES, room))
+    if len(players) < min_players:
+        raise TooFewPlayers(str(game.room_code))
+    conn.execute(_HUMANS_BACK, room)
+    game = replace(game, players=players)
+    conn.execute(_INSERT_GAME, _game_values(game))
+    return game
+
+
 def _room_record(room: Any, seats: Any) -> RoomRecord:
     return RoomRecord(
         code=room.code,
@@ -323,11 +388,7 @@ class Repository:
         # Plain rows rather than ORM objects: the most frequent read of the server (each
         # join, start and hello reads its room), at about half the CPU of `Session.get`.
         with self._core_read() as conn:
-            room = conn.execute(_ROOM_BY_CODE, {"code": code}).first()
-            if room is None:
-                return None
-            seats = conn.execute(_SEATS_OF_ROOM, {"code": code}).all()
-            return _room_record(room, seats)
+            return _room_on(conn, code)
 
     def take_seat(
         self,
@@ -349,31 +410,25 @@ class Repository:
         has started, `RoomFull` if no seat is free. A computer seat (`kind="computer"`) is
         played by the computer at `level`.
         """
-        # Core statements, not the ORM's unit of work: a join's write took twice the CPU.
         with self._core_tx() as conn:
-            locked = conn.execute(_LOCK_LOBBY, {"room": code}).rowcount
-            if locked != 1:
-                raise RoomClosed(code)
-            taken = set(conn.scalars(_SEAT_NUMBERS, {"code": code}))
-            free = [i for i in range(max_players) if i not in taken]
-            if not free:
-                raise RoomFull(code)
-            conn.execute(
-                _INSERT_SEAT,
-                {
-                    "room_code": code,
-                    "seat": free[0],
-                    "name": name,
-                    "token_hash": token_hash,
-                    "kind": kind,
-                    "level": level,
-                    "reason": "seat" if level is not None else None,
-                    "host": False,
-                },
-            )
-            if host:
-                conn.execute(_HOST_SEAT, {"code": code, "host_seat": free[0]})
-            return free[0]
+            return _take_seat(conn, code, name, token_hash, max_players, kind, level, host)
+
+    def take_seat_and_read(
+        self,
+        code: str,
+        name: str,
+        token_hash: str,
+        max_players: int,
+        kind: str = "human",
+        level: str | None = None,
+        host: bool = False,
+    ) -> tuple[int, RoomRecord | None]:
+        """`take_seat`, and the room as it then stands, read in the same transaction: the
+        room service keeps what it wrote without a second connection and read (a set-up
+        of many tables is bound by the Python of its database calls, docs/performance.md)."""
+        with self._core_tx() as conn:
+            seat = _take_seat(conn, code, name, token_hash, max_players, kind, level, host)
+            return seat, _room_on(conn, code)
 
     def add_seat(
         self,
@@ -614,21 +669,17 @@ class Repository:
         else the finished game a rematch follows), `TooFewPlayers` if fewer than
         `min_players` seats are taken (nothing is changed then). Starting the room's next
         game also ends its rematch offer."""
-        with self._core_tx() as conn:  # Core statements, as `take_seat`
-            room = {"code": game.room_code}
-            claim = {"room": game.room_code, "new_game": game.id, "replaces": replaces}
-            claimed = conn.execute(
-                _CLAIM_FIRST if replaces is None else _CLAIM_NEXT, claim
-            ).rowcount
-            if claimed != 1:
-                raise RoomClosed(str(game.room_code))
-            players = list(conn.scalars(_PLAYER_NAMES, room))
-            if len(players) < min_players:
-                raise TooFewPlayers(str(game.room_code))
-            conn.execute(_HUMANS_BACK, room)
-            game = replace(game, players=players)
-            conn.execute(_INSERT_GAME, _game_values(game))
-        return game
+        with self._core_tx() as conn:
+            return _start_game(conn, game, min_players, replaces)
+
+    def start_game_and_read(
+        self, game: GameRecord, min_players: int, replaces: str | None = None
+    ) -> tuple[GameRecord, RoomRecord | None]:
+        """`start_game`, and the room as it then stands, read in the same transaction (as
+        `take_seat_and_read`)."""
+        with self._core_tx() as conn:
+            stored = _start_game(conn, game, min_players, replaces)
+            return stored, _room_on(conn, str(game.room_code))
 
     def create_game(self, game: GameRecord, replaces: str | None = None) -> bool:
         """Store a new game and make it the room's; False if the room's game is no longer
