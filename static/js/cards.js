@@ -502,6 +502,18 @@ export class CardsUI extends GameUI {
     }
   }
 
+  /** A revealed hand, in the replay's panel of secrets, as the cards themselves. */
+  secretValue(key, value) {
+    if (key !== "hand" || !Array.isArray(value)) return null;
+    const out = h("span", { class: "secret-value secret-cards" });
+    for (const card of value) {
+      out.append(h("span", { class: "revealed-card", title: motifName(card.motif), "data-motif": card.motif },
+        cardIcon(card, 0, 32)));
+    }
+    if (!value.length) out.append(h("span", { class: "muted" }, t("cards.hand_empty")));
+    return out;
+  }
+
   renderHand(choices) {
     const v = this.view;
     const panel = this.els.hand;

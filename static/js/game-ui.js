@@ -49,6 +49,14 @@ export class GameUI {
   /** Called once the legal actions are known and drawn (a variant may act on them). */
   legalReady() {}
 
+  /**
+   * How the replay's revealed panel draws one of a player's secret fields, when this
+   * game draws it better than as text (cards: the hand's cards); null: as text.
+   */
+  secretValue(_key, _value) {
+    return null;
+  }
+
   /** Ask for the legal actions again if they are still missing. */
   retryLegal() {
     if (this.isMyTurn() && this.legal === null) this.ctx.requestLegal();

@@ -199,7 +199,7 @@ function renderSecrets() {
       const label = t(`replay.secret.${key}`);
       row.append(h("div", { class: "secret-field", "data-field": key },
         h("span", { class: "secret-label" }, label === `replay.secret.${key}` ? key : label), " ",
-        secretValue(value)));
+        state.ui.secretValue(key, value) || secretValue(value)));
     }
     els.secrets.append(row);
   }

@@ -135,6 +135,8 @@ def test_keyboard_steps_through_a_variant_replay(
         assert [fields.nth(i).get_attribute("data-field") for i in range(fields.count())] == [
             case.secret
         ]
+    # secrets are drawn (cards as cards, treasures as icons), never written out as JSON
+    assert "{" not in page.inner_text('[data-testid="replay-secrets"]')
     start = drawn(page)
 
     page.keyboard.press("ArrowRight")
