@@ -10,6 +10,7 @@ import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
 import { formatList, t } from "./i18n.js";
+import { shownName } from "./table.js";
 import { DIRECTIONS, focusNearest, usingKeyboard } from "./keyboard-focus.js";
 import { drawTile, SVG_NS, svg } from "./tiles.js";
 
@@ -237,7 +238,7 @@ export class CardsUI extends GameUI {
   announce(last) {
     const name = (seat) => {
       const p = this.view.players.find((x) => x.seat === seat);
-      return p ? p.name : "?";
+      return p ? shownName(p.name) : "?";
     };
     for (const ev of last.events || []) {
       if (ev.type === "took" && ev.cards.length) {
@@ -482,7 +483,7 @@ export class CardsUI extends GameUI {
       el.append(colorDot(p.color, "big"));
       const phase = v.turn.phase === "take" ? "take" : "place";
       if (this.isMyTurn()) el.append(h("strong", {}, t(`cards.turn.your_${phase}`)));
-      else el.append(h("span", {}, t(`cards.turn.other_${phase}`, { name: p.name })));
+      else el.append(h("span", {}, t(`cards.turn.other_${phase}`, { name: shownName(p.name) })));
     }
     this.els.seq.dataset.seq = String(v.seq);
     this.els.seq.textContent = t("game.move_no", { n: v.seq });
@@ -531,7 +532,7 @@ export class CardsUI extends GameUI {
       else panel.append(h("h2", {}, t("cards.hands")));
       for (const p of shown) {
         const row = h("div", { class: "hand-row revealed-hand", "data-testid": `revealed-hand-${p.seat}` },
-          colorDot(p.color), h("span", { class: "player-name" }, p.name));
+          colorDot(p.color), h("span", { class: "player-name" }, shownName(p.name)));
         for (const card of p.hand) {
           row.append(h("span", { class: "revealed-card", title: motifName(card.motif), "data-motif": card.motif }, cardIcon(card, 0, 44)));
         }
@@ -611,7 +612,7 @@ export class CardsUI extends GameUI {
       },
       h("div", { class: "player-line" },
         colorDot(p.color, "big"),
-        h("span", { class: "player-name" }, p.name),
+        h("span", { class: "player-name" }, shownName(p.name)),
         p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
         winner ? h("span", { class: "trophy", "aria-hidden": "true" }, " ★") : null,
         h("span", { class: "hand-count", title: t("cards.hand_count", { n: p.hand_count }) }, "🂠".repeat(p.hand_count)),
@@ -631,7 +632,7 @@ export class CardsUI extends GameUI {
       return;
     }
     el.hidden = false;
-    const names = v.result.winners.map((s) => (v.players.find((x) => x.seat === s) || { name: "?" }).name);
+    const names = v.result.winners.map((s) => shownName((v.players.find((x) => x.seat === s) || { name: "?" }).name));
     const best = Math.max(...v.result.scores);
     el.append(
       h("div", { class: "result-title" }, "★ ", t("game.over"), " ★"),

@@ -9,6 +9,7 @@ import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
 import { connMark } from "./presence.js";
 import { formatList, slotName, t } from "./i18n.js";
+import { shownName } from "./table.js";
 import { drawTile, eventIcon, eventName, svg, treasureIcon, treasureName } from "./tiles.js";
 
 /**
@@ -135,7 +136,7 @@ export class ClassicUI extends GameUI {
   announce(last, view) {
     const name = (seat) => {
       const p = view.players.find((x) => x.seat === seat);
-      return p ? p.name : "?";
+      return p ? shownName(p.name) : "?";
     };
     for (const ev of last.events || []) {
       if (ev.type === "found") {
@@ -201,7 +202,7 @@ export class ClassicUI extends GameUI {
       if (this.isMyTurn()) {
         el.append(h("strong", {}, t(v.turn.phase === "push" ? "game.turn.your_push" : "game.turn.your_move")));
       } else {
-        el.append(h("span", {}, t(v.turn.phase === "push" ? "game.turn.other_push" : "game.turn.other_move", { name: p.name })));
+        el.append(h("span", {}, t(v.turn.phase === "push" ? "game.turn.other_push" : "game.turn.other_move", { name: shownName(p.name) })));
       }
       // The turn's event, in a word (the event panel has the details and choices).
       const ev = v.turn.event;
@@ -291,7 +292,7 @@ export class ClassicUI extends GameUI {
         row.append(h("button", {
           type: "button", class: "choice", "data-testid": `swap-${p.seat}`,
           on: { click: () => this.act({ type: "swap", with: p.seat }) },
-        }, colorDot(p.color), " ", t("game.swap_with", { name: p.name })));
+        }, colorDot(p.color), " ", t("game.swap_with", { name: shownName(p.name) })));
       }
       panel.append(row);
     }
@@ -361,7 +362,7 @@ export class ClassicUI extends GameUI {
       },
       h("div", { class: "player-line" },
         colorDot(p.color, "big"),
-        h("span", { class: "player-name" }, p.name),
+        h("span", { class: "player-name" }, shownName(p.name)),
         p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
         winner ? h("span", { class: "trophy", "aria-hidden": "true" }, " ★") : null,
         connected === null ? null : connMark(connected)),
@@ -383,7 +384,7 @@ export class ClassicUI extends GameUI {
     el.replaceChildren();
     const names = v.result.winners.map((s) => {
       const p = v.players.find((x) => x.seat === s);
-      return p ? p.name : "?";
+      return p ? shownName(p.name) : "?";
     });
     el.append(
       h("div", { class: "result-title" }, "★ ", t("game.over"), " ★"),

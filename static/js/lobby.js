@@ -10,7 +10,7 @@ import { formatDate, formatList, initI18n, onLanguageChange, t } from "./i18n.js
 import { setupImport } from "./importer.js";
 import { setupLocalPlay } from "./lobby-local.js";
 import { enterRoom, listedChosen, loadOpenTables, setupLobbyTable } from "./lobby-table.js";
-import { tableApi } from "./table.js";
+import { shownName, tableApi } from "./table.js";
 import { renderIntro } from "./intro.js";
 import { fillThumbs } from "./thumbs.js";
 import { applies } from "./options.js";
@@ -156,7 +156,7 @@ function lengthText(g) {
 
 /** Player names of a game entry (names, or objects with a name). */
 function playerNames(game) {
-  return (game.players || []).map((p) => (typeof p === "string" ? p : p && p.name) || "?");
+  return (game.players || []).map((p) => shownName(typeof p === "string" ? p : p && p.name) || "?");
 }
 
 function variantLabel(id) {

@@ -11,6 +11,7 @@ import { ClassicUI } from "./classic.js";
 import { BOARD_SIZE } from "./board.js";
 import { colorDot, h } from "./dom.js";
 import { formatList, t } from "./i18n.js";
+import { shownName } from "./table.js";
 import { svg } from "./tiles.js";
 
 const C = 100;
@@ -82,7 +83,7 @@ export class MasterUI extends ClassicUI {
   }
 
   announce(last, view) {
-    const name = (seat) => (view.players.find((p) => p.seat === seat) || { name: "?" }).name;
+    const name = (seat) => shownName((view.players.find((p) => p.seat === seat) || { name: "?" }).name);
     for (const ev of last.events || []) {
       if (ev.type === "took") this.ctx.showNews(t("master.news.took", { name: name(ev.seat), value: ev.value }));
       else if (ev.type === "lost") this.ctx.showNews(t("master.news.lost", { name: name(ev.seat), value: ev.value }));
@@ -143,7 +144,7 @@ export class MasterUI extends ClassicUI {
     const phase = v.turn.phase;
     if (phase !== "push" && phase !== "move") {
       el.replaceChildren(colorDot(actor.color, "big"),
-        this.isMyTurn() ? h("strong", {}, t(`master.phase.${phase}`)) : h("span", {}, t("master.phase.other", { name: actor.name, what: t(`master.phase.${phase}`) })));
+        this.isMyTurn() ? h("strong", {}, t(`master.phase.${phase}`)) : h("span", {}, t("master.phase.other", { name: shownName(actor.name), what: t(`master.phase.${phase}`) })));
     }
     el.append(h("span", { class: "stage-chip", "data-testid": "stage" }, t(`master.stage.${v.stage}`)));
     if (v.turn.bonus && !el.querySelector("[data-testid=bonus]")) el.append(h("span", { class: "event-chip", "data-testid": "bonus" }, t("game.bonus")));
@@ -167,9 +168,9 @@ export class MasterUI extends ClassicUI {
     panel.replaceChildren();
     const dice = h("div", { class: "dice-strip", "data-testid": "dice" });
     for (const ev of this.lastEvents) {
-      const who = (v.players.find((p) => p.seat === ev.seat) || {}).name || "";
+      const who = shownName((v.players.find((p) => p.seat === ev.seat) || {}).name || "");
       if (ev.type === "dragon_die") dice.append(h("div", { class: "roll" }, h("span", { class: "label" }, t("master.dragon_die")), dragonFace(ev.face)));
-      else if (ev.type === "threat") dice.append(h("div", { class: "roll" }, t("master.threat", { names: formatList(ev.duellists.map((s) => v.players[s].name)) || "—" })));
+      else if (ev.type === "threat") dice.append(h("div", { class: "roll" }, t("master.threat", { names: formatList(ev.duellists.map((s) => shownName(v.players[s].name))) || "—" })));
       else if (ev.type === "duel_roll") dice.append(h("div", { class: "roll" }, h("span", { class: "label" }, t("master.duel_roll", { name: who })), dieFace(ev.roll, ev.roll >= 4 ? "good" : "bad")));
       else if (ev.type === "final_roll") dice.append(h("div", { class: "roll" }, h("span", { class: "label" }, t("master.final_roll", { name: who, n: ev.index + 1 })), dieFace(ev.roll)));
       else if (ev.type === "lost") dice.append(h("div", { class: "roll bad" }, t("master.news.lost", { name: who, value: ev.value })));
@@ -237,7 +238,7 @@ export class MasterUI extends ClassicUI {
       const chips = h("span", { class: "found-list" });
       for (const value of p.treasures) chips.append(h("span", { class: "token-chip" + (value > 6 ? " high" : "") }, String(value)));
       list.append(h("li", { class: "player" + (isTurn ? " turn" : "") + (winner ? " winner" : ""), "data-testid": `player-${p.seat}` },
-        h("div", { class: "player-line" }, colorDot(p.color, "big"), h("span", { class: "player-name" }, p.name),
+        h("div", { class: "player-line" }, colorDot(p.color, "big"), h("span", { class: "player-name" }, shownName(p.name)),
           p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
           p.dragon ? h("span", { class: "trophy" }, " ★ ", t("master.col.dragon")) : null),
         h("div", { class: "player-stats" },
@@ -252,13 +253,13 @@ export class MasterUI extends ClassicUI {
     el.replaceChildren();
     el.hidden = v.status !== "finished" || !v.result;
     if (el.hidden) return;
-    const names = v.result.winners.map((s) => v.players[s].name);
+    const names = v.result.winners.map((s) => shownName(v.players[s].name));
     const table = h("table", { class: "score-table", "data-testid": "score-table" },
       h("thead", {}, h("tr", {}, ...["master.col.player", "master.col.treasures", "master.col.coins", "master.col.dragon", "master.col.total"].map((k) => h("th", {}, t(k))))));
     const body = h("tbody");
     for (const p of v.players) {
       body.append(h("tr", { class: v.result.winners.includes(p.seat) ? "winner" : "" },
-        h("td", {}, colorDot(p.color), " ", p.name),
+        h("td", {}, colorDot(p.color), " ", shownName(p.name)),
         h("td", {}, `${p.treasures.reduce((a, b) => a + b, 0)} (${p.treasures.length})`),
         h("td", {}, `${p.coins} × 5`), h("td", {}, p.dragon ? "15" : "—"), h("td", {}, h("strong", {}, String(p.score)))));
     }

@@ -16,6 +16,7 @@ import { byId, colorDot, flash, h, unflash } from "./dom.js";
 import { formatDate, formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { entryWords, eventWords, moveWords } from "./movelog.js";
 import { ensureSprite, TREASURES, treasureIcon } from "./tiles.js";
+import { shownName } from "./table.js";
 import { COLORS, variantById } from "./variants.js";
 
 /** Player fields every view shows; any other field of a frame's player is a secret. */
@@ -167,7 +168,7 @@ function scrollToEntry(entry) {
 }
 
 function names() {
-  return state.data.players.map((p) => (typeof p === "string" ? p : p && p.name) || "?");
+  return state.data.players.map((p) => shownName(typeof p === "string" ? p : p && p.name) || "?");
 }
 
 /** A secret value as icons (treasures) or text, never as markup. */
@@ -193,7 +194,7 @@ function renderSecrets() {
   els.secrets.replaceChildren();
   for (const p of frame.players || []) {
     const row = h("li", { class: "secret-player", "data-testid": `secrets-${p.seat}` },
-      h("div", { class: "player-line" }, colorDot(p.color || COLORS[p.seat % 4]), h("span", { class: "player-name" }, p.name)));
+      h("div", { class: "player-line" }, colorDot(p.color || COLORS[p.seat % 4]), h("span", { class: "player-name" }, shownName(p.name))));
     for (const [key, value] of Object.entries(p)) {
       if (PUBLIC_PLAYER_FIELDS.has(key)) continue;
       const label = t(`replay.secret.${key}`);

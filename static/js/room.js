@@ -22,7 +22,7 @@ import { entryWords } from "./movelog.js";
 import { optionWords } from "./options.js";
 import { ensureSprite } from "./tiles.js";
 import { initTable, joinToken, mayStart, renderTable, seatBadges, seatControls, startToken } from "./room-table.js";
-import { seatName as seatLabel, tableApi } from "./table.js";
+import { seatName as seatLabel, shownName, tableApi } from "./table.js";
 import { COLORS, variantById } from "./variants.js";
 
 /** Game UIs by variant id. */
@@ -101,7 +101,7 @@ const app = {
   waiting: new Set(),
 };
 
-const clockView = new ClockView(els.clock, (seat) => app.names.get(seat) || `#${seat}`);
+const clockView = new ClockView(els.clock, (seat) => seatName(seat));
 const notifier = new TurnNotifier();
 
 const socket = passAndPlay
@@ -346,7 +346,7 @@ function renderDuringGame() {
   els.computerSeats.hidden = !(computer.length && (playing || (view && view.status === "finished")));
   els.computerSeats.replaceChildren(...computer.map((s) => h("span", {
     class: "computer-seat", "data-testid": `computer-seat-${s.seat}`, "data-control": controlOf(s),
-  }, t(controlOf(s) === "left" ? "away.left_label" : "away.computer_label", { name: s.name }))));
+  }, t(controlOf(s) === "left" ? "away.left_label" : "away.computer_label", { name: shownName(s.name) }))));
   // An away player on their turn: the others choose to wait or let the computer play.
   const mover = actorOf(view);
   const awaySeat = playing && app.seat !== null && mover !== app.seat
@@ -355,7 +355,7 @@ function renderDuringGame() {
   els.away.hidden = !awaySeat;
   if (awaySeat) {
     els.away.replaceChildren(
-      h("span", { class: "away-text" }, t("away.is_away", { name: awaySeat.name })),
+      h("span", { class: "away-text" }, t("away.is_away", { name: shownName(awaySeat.name) })),
       h("button", { type: "button", "data-testid": "away-wait", on: { click: () => {
         app.waiting.add(awaySeat.seat);
         renderDuringGame();
@@ -510,7 +510,6 @@ function renderChatNote() {
 function renderLobby() {
   const room = app.room;
   if (!room) return;
-  for (const s of room.seats) if (s.kind === "computer") app.names.set(s.seat, seatLabel(s));
   const tokens = passAndPlay ? socket.tokens() : null;
   renderTable({ code, variant, room, seat: app.seat, token: app.token, tokens, showError, errorText });
   const seated = app.seat !== null;
@@ -596,8 +595,9 @@ async function start() {
 
 // ---------------------------------------------------------------- move log
 
+/** A seat's player as the page shows them (`app.names` keeps the names as sent). */
 function seatName(seat) {
-  return app.names.get(seat) || `#${seat}`;
+  return shownName(app.names.get(seat)) || `#${seat}`;
 }
 
 function renderLog() {
@@ -605,7 +605,7 @@ function renderLog() {
   list.replaceChildren();
   for (const entry of app.log) {
     const seat = entry.seat;
-    const name = seat === null || seat === undefined ? "" : app.names.get(seat) || `#${seat}`;
+    const name = seat === null || seat === undefined ? "" : seatName(seat);
     const words = entryWords(entry.notation, { variant: variant.id, names: seatName, events: entry.events });
     list.append(h("li", { class: "log-entry", "data-testid": "log-entry", "data-seq": entry.seq, "data-seat": seat ?? "" },
       h("span", { class: "log-seq" }, `${entry.seq}.`),

@@ -17,6 +17,21 @@ export function optionsText(variant, options) {
   return words.length ? words.map((w) => w.text).join(" · ") : t("option.none");
 }
 
+// The names the server gives computer seats (`app/rooms/table.py`, `computer_name`).
+const COMPUTER_NAME = /^Computer(?: (\d+))? \((easy|medium|hard)\)$/;
+
+/**
+ * A player's name as the page shows it: the name the server gave a computer seat
+ * ("Computer (hard)", "Computer 2 (easy)") in the page's language, any other as it is.
+ * Games store the names seats had, so views, records and replays carry the English one.
+ */
+export function shownName(name) {
+  const m = COMPUTER_NAME.exec(name || "");
+  if (!m) return name;
+  const level = t(`level.${m[2]}`);
+  return m[1] ? t("seat.computer.n", { n: m[1], level }) : t("seat.computer", { level });
+}
+
 /** The name a seat shows: computer seats by level, in the page's language. */
 export function seatName(seat) {
   if (seat && seat.kind === "computer" && seat.computer) {

@@ -11,6 +11,7 @@ import { BOARD_SIZE } from "./board.js";
 import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { shownName } from "./table.js";
 import { drawTile, svg, treasureIcon, treasureName } from "./tiles.js";
 
 const C = 100;
@@ -113,7 +114,7 @@ export class TeamUI extends ClassicUI {
   }
 
   announce(last, view) {
-    const name = (seat) => (view.players.find((x) => x.seat === seat) || { name: "?" }).name;
+    const name = (seat) => shownName((view.players.find((x) => x.seat === seat) || { name: "?" }).name);
     for (const ev of last.events || []) {
       if (ev.type === "collected") {
         this.ctx.showNews(t("team.news.collected", { name: name(ev.seat), treasure: treasureName(ev.treasure), n: ev.portal }));
@@ -197,10 +198,10 @@ export class TeamUI extends ClassicUI {
     el.append(colorDot(p.color, "big"));
     if (v.turn.phase === "daedalus") {
       // the game's first step: the first Daedalus card, turned in front of everyone
-      el.append(this.isMyTurn() ? h("strong", {}, t("team.first_card")) : h("span", {}, t("team.turn.other_first_card", { name: p.name })));
+      el.append(this.isMyTurn() ? h("strong", {}, t("team.first_card")) : h("span", {}, t("team.turn.other_first_card", { name: shownName(p.name) })));
       return;
     }
-    el.append(this.isMyTurn() ? h("strong", {}, t("team.turn.yours")) : h("span", {}, t("team.turn.other", { name: p.name })));
+    el.append(this.isMyTurn() ? h("strong", {}, t("team.turn.yours")) : h("span", {}, t("team.turn.other", { name: shownName(p.name) })));
     el.append(h("span", { class: "event-chip" }, t("team.moves", { n: v.turn.moves, m: v.turn.moves_allowed })));
     if (v.turn.collected) el.append(h("span", { class: "event-chip" }, t("team.bonus")));
   }
@@ -268,7 +269,7 @@ export class TeamUI extends ClassicUI {
     panel.hidden = false;
     panel.dataset.event = "daedalus";
     const effect = d.effect || {};
-    const names = (seats) => seats.map((s) => (v.players.find((p) => p.seat === s) || { name: "?" }).name).join(", ");
+    const names = (seats) => seats.map((s) => shownName((v.players.find((p) => p.seat === s) || { name: "?" }).name)).join(", ");
     const lines = [];
     if (effect.kind === "flip") lines.push(t("team.effect.flip", { n: effect.cells.length, cells: effect.cells.map(([r, c]) => CELL(r, c)).join(", ") || "—" }));
     if (effect.kind === "teleport") lines.push(t("team.effect.teleport", { names: names(effect.seats) || "—" }));
@@ -376,7 +377,7 @@ export class TeamUI extends ClassicUI {
       list.append(h("li", { class: "player" + (isTurn ? " turn" : ""), "data-testid": `player-${p.seat}` },
         h("div", { class: "player-line" },
           colorDot(p.color, "big"),
-          h("span", { class: "player-name" }, p.name),
+          h("span", { class: "player-name" }, shownName(p.name)),
           p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
           connected === null ? null : connMark(connected)),
         h("div", { class: "player-stats" },

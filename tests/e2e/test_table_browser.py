@@ -56,6 +56,40 @@ def test_play_against_the_computer(server: str, browser, tmp_path: Path) -> None
     ctx.close()
 
 
+@pytest.mark.parametrize(
+    ("locale", "computer"), [("fr-FR", "Ordinateur (difficile)"), ("de-DE", "Computer (schwer)")]
+)
+def test_a_computer_is_named_in_the_page_language(
+    server: str, browser, locale: str, computer: str
+) -> None:
+    """The game keeps the name the server gave the seat ("Computer (hard)"); the page
+    names it in its own language wherever players are named: the players, whose turn it
+    is, the move log."""
+    ctx = browser.new_context(**DESKTOP, locale=locale)
+    ctx.set_default_timeout(20000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.fill("[data-testid=vs-name]", "Zoé")
+    page.select_option("[data-testid=vs-count]", "1")
+    page.select_option("[data-testid=vs-level]", "hard")
+    page.click("[data-testid=vs-button]")
+    page.wait_for_url("**/r/*")
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    page.click("[data-testid^=arrow-][data-active=true] >> nth=0")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=move]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    page.locator("[data-testid^=cell-]").first.click()
+    page.wait_for_selector("[data-testid=move-log][data-count='4']")
+    players = page.text_content("[data-testid=players]") or ""
+    assert computer in players and "(hard)" not in players, players
+    names = page.locator("[data-testid=log-entry] .log-name").all_text_contents()
+    assert names == ["Zoé", "Zoé", computer, computer], names
+    assert errors == []
+    ctx.close()
+
+
 def test_the_host_sets_up_the_room_and_a_guest_sees_it(
     fresh_server: str, browser, tmp_path: Path
 ) -> None:
