@@ -34,12 +34,11 @@ export function shownName(name) {
 
 /** The name a seat shows: computer seats by level, in the page's language. */
 export function seatName(seat) {
-  if (seat && seat.kind === "computer" && seat.computer) {
-    const m = /^Computer (\d+) \(/.exec(seat.name || "");
-    const level = t(`level.${seat.computer.level}`);
-    return m ? t("seat.computer.n", { n: m[1], level }) : t("seat.computer", { level });
+  if (!seat) return "";
+  if (seat.kind === "computer" && seat.computer && !COMPUTER_NAME.test(seat.name || "")) {
+    return t("seat.computer", { level: t(`level.${seat.computer.level}`) });
   }
-  return seat ? seat.name : "";
+  return shownName(seat.name);
 }
 
 /** localStorage key of a room's host token. */

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import http_json, join_room
 from tests.server.helpers import greedy_record
@@ -42,8 +43,25 @@ def started(server: str, browser: Any, variant: str, options: dict, ctx_args: di
     join_room(pages[0], url, "Ann", 0)
     join_room(pages[1], url, "Bob", 1)
     pages[0].click("[data-testid=start-button]")
-    pages[0].wait_for_selector("[data-testid=board][data-legal=ready]")
+    try:
+        pages[0].wait_for_selector("[data-testid=board][data-legal=ready]", timeout=30000)
+    except PlaywrightTimeout as exc:
+        # Once seen in CI under load and never here: say what the page was showing.
+        shown = pages[0].evaluate(STUCK)
+        raise AssertionError(f"the mover's controls never got ready: {shown}, {errors}") from exc
     return pages, errors
+
+
+STUCK = """() => {
+  const attrs = (sel) => {
+    const el = document.querySelector(sel);
+    return el ? Object.assign({}, el.dataset) : null;
+  };
+  return {
+    board: attrs("[data-testid=board]"), turn: attrs("[data-testid=turn-status]"),
+    log: attrs("[data-testid=move-log]"), news: document.querySelector("#news")?.textContent,
+  };
+}"""
 
 
 def inside_viewport(page: Any, selector: str) -> bool:
