@@ -142,7 +142,9 @@ class RoomLive:
     touched: float = field(default_factory=time.monotonic)
     # When a hello last read the room row and the log (time.monotonic()).
     read_at: float = float("-inf")
-    # When `record` was last read from the database (time.monotonic()).
+    # Up to when `record` is known to hold every write of this process (time.monotonic()):
+    # when the read that gave it began, or when the write that read it back returned. An
+    # answer from before that never replaces it (`RoomService._keep`).
     record_at: float = field(default_factory=time.monotonic)
     # When this process last stamped the room's game as active (time.monotonic()).
     stamped_at: float = float("-inf")
@@ -285,10 +287,11 @@ class RoomService:
     async def _room(self, code: str) -> RoomLive:
         room = self.rooms.get(code)
         if room is None:
+            began = time.monotonic()
             record = await self._db(self.repo.get_room, code)
             if record is None:
                 raise not_found("room")
-            room = self.rooms.setdefault(code, RoomLive(record))
+            room = self.rooms.setdefault(code, RoomLive(record, record_at=began))
         room.touched = time.monotonic()
         return room
 
@@ -296,12 +299,18 @@ class RoomService:
         """Read the room row again, unless it was read less than `unless_within` s ago."""
         if unless_within and time.monotonic() - room.record_at < unless_within:
             return
-        self._keep(room, await self._db(self.repo.get_room, room.record.code))
+        began = time.monotonic()
+        self._keep(room, await self._db(self.repo.get_room, room.record.code), began)
 
     @staticmethod
-    def _keep(room: RoomLive, record: RoomRecord | None) -> None:
-        if record is not None:
-            room.record, room.record_at = record, time.monotonic()
+    def _keep(room: RoomLive, record: RoomRecord | None, as_of: float | None = None) -> None:
+        """Keep `record`, read as of `as_of` (default: now, for a write's read-back), unless
+        what is kept is newer: a read that began before a join and answered after it
+        would take the seat away again, and the next `room` news then told the seat's
+        connection that its seat was freed (it let go of its token and watched)."""
+        as_of = time.monotonic() if as_of is None else as_of
+        if record is not None and as_of >= room.record_at:
+            room.record, room.record_at = record, as_of
 
     def _news(self, code: str) -> HubMessage:
         """The `room` message after this process wrote the room and read it back."""

@@ -137,3 +137,48 @@ def test_the_database_threads_can_be_set(tmp_path: Path) -> None:
     )
     with TestClient(create_app(settings)) as client:
         assert client.app.state.service.db_threads == 5  # type: ignore[attr-defined]
+
+
+def test_a_read_begun_before_a_join_does_not_take_the_seat_back(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A room read that began before a join and answers after it (slow under load) must
+    not replace the joined room in memory: the next `room` news then told the new seat's
+    socket that its seat was freed, and the page let go of its token (seen in CI as a
+    player whose controls never came after the start)."""
+    service: RoomService = client.app.state.service  # type: ignore[attr-defined]
+    code, _ = make_room(client, ["Ann"])
+    room = service.rooms[code]
+    real = service.repo.get_room
+    answered, go = threading.Event(), threading.Event()
+    slow: list[Any] = []
+
+    def get_room(room_code: str) -> Any:
+        record = real(room_code)
+        if not slow:  # the first read: its answer is held back until after the join
+            slow.append(record)
+            answered.set()
+            go.wait(timeout=10)
+        return record
+
+    with client.websocket_connect(f"/ws/{code}") as ann:
+        ann.send_json({"type": "hello", "token": None})
+        receive_until(ann, "welcome")  # the room was read for this hello just now
+        monkeypatch.setattr(service.repo, "get_room", get_room)
+        room.record_at = 0.0  # read it again
+        pending = client.portal.start_task_soon(service._reload, room)  # type: ignore[union-attr]
+        assert answered.wait(timeout=10)
+        token = client.post(f"/api/rooms/{code}/join", json={"name": "Bob"}).json()["token"]
+        with client.websocket_connect(f"/ws/{code}") as bob:
+            bob.send_json({"type": "hello", "token": token})
+            assert receive_until(bob, "welcome")["seat"] == 1
+            go.set()
+            pending.result(timeout=10)
+            assert [s.name for s in slow[0].seats] == ["Ann"]  # the held-back answer
+            assert [s.name for s in room.record.seats] == ["Ann", "Bob"]
+            news = {"room": code, "kind": "room", "read_by": service.origin}
+            client.portal.call(service._deliver, news)  # type: ignore[union-attr]
+            bob.send_json({"type": "ping"})
+            seen: list[dict[str, Any]] = []
+            receive_until(bob, "pong", log=seen)
+            assert not any(m["type"] == "welcome" for m in seen), seen  # Bob keeps seat 1
