@@ -519,7 +519,10 @@ function renderLobby() {
     const s = seats.find((x) => x.seat === i);
     const color = COLORS[i % COLORS.length];
     if (s) {
-      els.seats.append(h("li", { class: "seat" + (s.seat === app.seat ? " mine" : ""), "data-testid": `seat-${i}` },
+      els.seats.append(h("li", {
+        class: "seat" + (s.seat === app.seat ? " mine" : ""), "data-testid": `seat-${i}`,
+        "data-connected": s.connected ? "1" : "",
+      },
         colorDot(color, "big"),
         h("span", { class: "seat-name" }, seatLabel(s)),
         s.kind === "bot" ? h("span", { class: "muted" }, ` (${t("room.bot")})`) : null,

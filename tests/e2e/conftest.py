@@ -63,11 +63,13 @@ def wait_for_js(page: Any, script: str, arg: Any = None, timeout: float = 5000) 
 
 
 def join_room(page: Any, url: str, name: str, seat: int) -> None:
-    """Take a seat from the room page, as a person would, and wait until it is ours."""
+    """Take a seat from the room page, as a person would, and wait until it is ours and
+    the server has seen this page's socket say hello with it (the seat shows connected):
+    a start clicked before that was a race of its own in CI's runs."""
     page.goto(url)
     page.fill("[data-testid=join-name]", name)
     page.click("[data-testid=join-button]")
-    page.wait_for_selector(f"[data-testid=seat-{seat}].mine")
+    page.wait_for_selector(f"[data-testid=seat-{seat}].mine[data-connected='1']")
 
 
 def push_and_move(page: Any, cell: str = "last") -> None:
