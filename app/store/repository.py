@@ -230,8 +230,8 @@ def _take_seat(
     level: str | None,
     host: bool,
 ) -> int:
-    """`Repository.take_seat` inside a transaction of the caller's. Core statements, not
-    the ORM's unit of work: a join's write took twice the CPU."""
+    """The write of `Repository.take_seat_and_read`, in the caller's transaction. Core
+    statements, not the ORM's unit of work: a join's write took twice the CPU."""
     locked = conn.execute(_LOCK_LOBBY, {"room": code}).rowcount
     if locked != 1:
         raise RoomClosed(code)
@@ -260,8 +260,8 @@ def _take_seat(
 def _start_game(
     conn: Connection, game: GameRecord, min_players: int, replaces: str | None
 ) -> GameRecord:
-    """`Repository.start_game` inside a transaction of the caller's (Core statements, as
-    `_take_seat`)."""
+    """The write of `Repository.start_game_and_read`, in the caller's transaction (Core
+    statements, as `_take_seat`)."""
     room = {"code": game.room_code}
     claim = {"room": game.room_code, "new_game": game.id, "replaces": replaces}
     claimed = conn.execute(_CLAIM_FIRST if replaces is None else _CLAIM_NEXT, claim).rowcount
@@ -390,29 +390,6 @@ class Repository:
         with self._core_read() as conn:
             return _room_on(conn, code)
 
-    def take_seat(
-        self,
-        code: str,
-        name: str,
-        token_hash: str,
-        max_players: int,
-        kind: str = "human",
-        level: str | None = None,
-        host: bool = False,
-    ) -> int:
-        """Seat `name` in the room's first free seat and return its number; with `host`,
-        that seat becomes the host's (and no other is), in the same transaction.
-
-        The room row is locked first (a row lock on PostgreSQL, the write lock on SQLite)
-        by a no-op update that only matches while the room has no game, so a join and a
-        start of the same room, from any process, are decided one after the other: a
-        join never lands beside a game that started without it. `RoomClosed` if the game
-        has started, `RoomFull` if no seat is free. A computer seat (`kind="computer"`) is
-        played by the computer at `level`.
-        """
-        with self._core_tx() as conn:
-            return _take_seat(conn, code, name, token_hash, max_players, kind, level, host)
-
     def take_seat_and_read(
         self,
         code: str,
@@ -423,9 +400,18 @@ class Repository:
         level: str | None = None,
         host: bool = False,
     ) -> tuple[int, RoomRecord | None]:
-        """`take_seat`, and the room as it then stands, read in the same transaction: the
-        room service keeps what it wrote without a second connection and read (a set-up
-        of many tables is bound by the Python of its database calls, docs/performance.md)."""
+        """Seat `name` in the room's first free seat and return its number, with the room
+        as it then stands (read in the same transaction: the room service keeps what it
+        wrote without a second connection and read; docs/performance.md); with `host`,
+        that seat becomes the host's (and no other is), in the same transaction.
+
+        The room row is locked first (a row lock on PostgreSQL, the write lock on SQLite)
+        by a no-op update that only matches while the room has no game, so a join and a
+        start of the same room, from any process, are decided one after the other: a
+        join never lands beside a game that started without it. `RoomClosed` if the game
+        has started, `RoomFull` if no seat is free. A computer seat (`kind="computer"`) is
+        played by the computer at `level`.
+        """
         with self._core_tx() as conn:
             seat = _take_seat(conn, code, name, token_hash, max_players, kind, level, host)
             return seat, _room_on(conn, code)
@@ -659,24 +645,17 @@ class Repository:
 
     # Games -------------------------------------------------------------------------
 
-    def start_game(
+    def start_game_and_read(
         self, game: GameRecord, min_players: int, replaces: str | None = None
-    ) -> GameRecord:
+    ) -> tuple[GameRecord, RoomRecord | None]:
         """Make `game` the room's and store it, its players being the seats taken at that
         moment (returned in the stored record). The room is claimed first (a conditional
         update that locks its row), so no join lands between reading the seats and the
         start. `RoomClosed` if the room's game is no longer `replaces` (None: no game yet;
         else the finished game a rematch follows), `TooFewPlayers` if fewer than
         `min_players` seats are taken (nothing is changed then). Starting the room's next
-        game also ends its rematch offer."""
-        with self._core_tx() as conn:
-            return _start_game(conn, game, min_players, replaces)
-
-    def start_game_and_read(
-        self, game: GameRecord, min_players: int, replaces: str | None = None
-    ) -> tuple[GameRecord, RoomRecord | None]:
-        """`start_game`, and the room as it then stands, read in the same transaction (as
-        `take_seat_and_read`)."""
+        game also ends its rematch offer. The room comes back as it then stands, read in
+        the same transaction (as `take_seat_and_read`)."""
         with self._core_tx() as conn:
             stored = _start_game(conn, game, min_players, replaces)
             return stored, _room_on(conn, str(game.room_code))

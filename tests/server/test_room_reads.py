@@ -40,9 +40,7 @@ def test_a_join_and_a_start_read_the_room_back_in_their_write_not_again_as_news(
     service: RoomService = client.app.state.service  # type: ignore[attr-defined]
     created = client.post("/api/rooms", json={"variant": "classic"}).json()
     code = created["code"]
-    calls = spy(
-        service, monkeypatch, "get_room", "take_seat", "take_seat_and_read", "start_game_and_read"
-    )
+    calls = spy(service, monkeypatch, "get_room", "take_seat_and_read", "start_game_and_read")
     token = client.post(f"/api/rooms/{code}/join", json={"name": "Ann"}).json()["token"]
     # the room comes into memory (1 read); the seat's write reads the room back in its
     # own transaction; the news of the join, published by this process, is not read
@@ -63,7 +61,7 @@ def test_news_of_a_room_from_another_process_is_read(
     service: RoomService = client.app.state.service  # type: ignore[attr-defined]
     code, _ = make_room(client, ["Ann"])
     # another process seats Bob: only the database knows, until its news comes
-    service.repo.take_seat(code, "Bob", "b" * 64, 4, "human", None)
+    service.repo.take_seat_and_read(code, "Bob", "b" * 64, 4, "human", None)
     assert [s.name for s in service.rooms[code].record.seats] == ["Ann"]
     reads = spy(service, monkeypatch, "get_room")
     news = {"room": code, "kind": "room", "read_by": service.origin}

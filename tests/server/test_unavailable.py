@@ -35,7 +35,6 @@ def test_a_failing_database_answers_unavailable_over_http(
     repo = client.app.state.repo
     monkeypatch.setattr(repo, "list_games", broken)
     monkeypatch.setattr(repo, "get_room", broken)
-    monkeypatch.setattr(repo, "take_seat", broken)
     monkeypatch.setattr(repo, "take_seat_and_read", broken)
     monkeypatch.setattr(repo, "create_room", broken)
     unavailable(client.get("/api/games"))
