@@ -810,7 +810,14 @@ class RoomService:
             # Nothing here to keep warm; the log has everything.
             self.rooms.pop(conn.room, None)
 
-    async def hello(self, conn: Connection, token: str | None) -> None:
+    async def hello(
+        self, conn: Connection, token: str | None, ref: str | int | None = None
+    ) -> None:
+        """Welcome `conn` (its seat, the room) and send it the game's state. The welcome
+        carries `ref`, the hello's `id`, when it had one: a page that says hello again
+        with the token it has just been given (after a join) may hear the answer to its
+        first, tokenless hello after sending the second, and that `seat: null` is no news
+        that its seat was freed, as a welcome the server sends unasked is."""
         room = await self._room(conn.room)
         seat = None if token is None else await self.seat_for(conn.room, token)
         conn.seat = seat
@@ -829,7 +836,10 @@ class RoomService:
                 room.read_at = time.monotonic()
         await self._host_seen(room, seat, present=True)
         info = await self._info(room)
-        conn.send(dumps({"type": "welcome", "seat": seat, "room": info, "now": _epoch_ms()}))
+        welcome = {"type": "welcome", "seat": seat, "room": info, "now": _epoch_ms()}
+        if ref is not None:
+            welcome["ref"] = ref
+        conn.send(dumps(welcome))
         if live is None:
             live = room.live  # a game may have started while the welcome was built
         if live is not None:

@@ -35,7 +35,7 @@ CLOSE_UNAVAILABLE = 1013  # "try again later"
 
 # type -> (required fields, optional fields)
 SHAPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "hello": (frozenset({"token"}), frozenset({"legal"})),
+    "hello": (frozenset({"token"}), frozenset({"legal", "id"})),
     "action": (frozenset({"seq", "action"}), frozenset({"id"})),
     "legal": (frozenset(), frozenset({"id"})),
     "chat": (frozenset({"text"}), frozenset()),
@@ -208,7 +208,7 @@ async def handle(
         return
     if kind == "hello":
         conn.with_legal = message.get("legal", False)
-        await service.hello(conn, message["token"])
+        await service.hello(conn, message["token"], message.get("id"))
         return
     if not conn.greeted:
         raise RoomError("bad_message", "send hello first")

@@ -120,6 +120,9 @@ export class RoomSocket extends EventTarget {
     this.pingTimer = null;
     this.stopped = false;
     this.status = "connecting";
+    // Hellos sent, and the `id` of the last: a welcome answers one by its `ref`.
+    this.hellos = 0;
+    this.lastHello = null;
     window.addEventListener("online", () => this.reconnectNow());
   }
 
@@ -155,6 +158,10 @@ export class RoomSocket extends EventTarget {
       if (msg.type === "welcome") {
         this.attempt = 0;
         this.setStatus("online");
+        // The answer to an earlier hello than the last one sent (a page that joined says
+        // hello again with its new token before the first answer came): its `seat: null`
+        // is not news that the seat was freed. The last hello's answer follows.
+        if (msg.ref !== undefined && msg.ref !== this.lastHello) return;
       }
       if (msg.type === "pong") return;
       this.dispatchEvent(new CustomEvent("message", { detail: msg }));
@@ -178,7 +185,9 @@ export class RoomSocket extends EventTarget {
    * then carries the seat's legal actions: no `legal` round trip at every turn.
    */
   hello() {
-    return this.send({ type: "hello", token: this.getToken() || null, legal: true });
+    this.hellos += 1;
+    this.lastHello = `h${this.hellos}`;
+    return this.send({ type: "hello", token: this.getToken() || null, legal: true, id: this.lastHello });
   }
 
   /** Send one message; false when the socket is not open. */

@@ -174,6 +174,76 @@ def browser() -> Iterator[object]:
             b.close()
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Keep each phase's report on the test, for `_socket_log` to see whether it failed."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+@pytest.fixture(autouse=True)
+def _socket_log(request: pytest.FixtureRequest) -> Iterator[None]:
+    """What each page's sockets sent and received, printed when the test fails: a CI run's
+    output is all that is kept of it, and a page that waited in vain for its turn is
+    explained by the frames it had (or had not) been sent."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    logs: list[tuple[str, list[str]]] = []
+    began = time.monotonic()
+
+    def stamp() -> str:
+        return f"{time.monotonic() - began:7.3f}"
+
+    def watch(page: Any) -> None:
+        lines: list[str] = []
+        logs.append((f"page {len(logs)}", lines))
+
+        def socket(ws: Any) -> None:
+            lines.append(f"{stamp()} open {ws.url}")
+            ws.on("framesent", lambda f: lines.append(f"{stamp()} >> {str(f)[:SHOWN]}"))
+            ws.on("framereceived", lambda f: lines.append(f"{stamp()} << {str(f)[:SHOWN]}"))
+            ws.on("close", lambda _ws: lines.append(f"{stamp()} closed"))
+
+        page.on("websocket", socket)
+        page.on("framenavigated", lambda f: f.parent_frame or lines.append(f"{stamp()} at {f.url}"))
+        page.on(
+            "console",
+            lambda m: (
+                m.type in ("error", "warning")
+                and lines.append(f"{stamp()} console {m.type}: {m.text[:SHOWN]}")
+            ),
+        )
+
+    real_context, real_page = browser.new_context, browser.new_page
+
+    def new_context(*args: Any, **kwargs: Any) -> Any:
+        context = real_context(*args, **kwargs)
+        context.on("page", watch)
+        return context
+
+    def new_page(*args: Any, **kwargs: Any) -> Any:
+        page = real_page(*args, **kwargs)
+        watch(page)
+        return page
+
+    browser.new_context, browser.new_page = new_context, new_page
+    try:
+        yield
+    finally:
+        del browser.new_context, browser.new_page
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        for name, lines in logs:
+            print(f"---- {name}: its sockets' frames (s since the test began)")
+            print("\n".join(lines))
+
+
+SHOWN = 240  # characters of each frame kept in the log
+
+
 @pytest.fixture(autouse=True)
 def _close_pages(request: pytest.FixtureRequest) -> Iterator[None]:
     """Close every page a test opened when it ends: a page left open goes on rendering,

@@ -140,10 +140,13 @@ def test_the_last_move_glides_to_its_end_on_ones_own_turn(server: str, browser) 
     join_room(a, url, "Ann", 0)
     join_room(b, url, "Bob", 1)
     a.click("[data-testid=start-button]")
-    for _ in range(6):  # until Ann can leave her cell (a push may wall her in)
+    for attempt in range(12):  # until Ann can leave her cell (a push may wall her in)
         a.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
         a.wait_for_selector("[data-testid=board][data-legal=ready]")
-        a.locator("[data-testid^=arrow-][data-active=true]").first.click()
+        # Another arrow each time: the same push every time could keep her walled in (a
+        # CI run's seed did for six turns).
+        arrows = a.locator("[data-testid^=arrow-][data-active=true]")
+        arrows.nth(attempt % arrows.count()).click()
         a.wait_for_selector("[data-testid=turn-status][data-phase=move]")
         a.wait_for_selector("[data-testid=board][data-legal=ready]")
         here = _pos(server, code, 0)
@@ -168,3 +171,49 @@ def test_the_last_move_glides_to_its_end_on_ones_own_turn(server: str, browser) 
     states = b.evaluate("() => window.__animations.map((x) => x.playState)")
     assert states, "the move drew no animation"
     assert "idle" not in states, states  # a cancelled animation is idle
+
+
+def test_a_join_before_the_first_welcome_keeps_the_seat(server: str, browser) -> None:
+    """A page that joins before the answer to its first, tokenless hello has come says
+    hello again with its new token; that late answer (`seat: null`) once read as "your
+    seat was freed": the page let go of its token, and its Start was refused as
+    unauthorized (a CI run's host page that never got its board). Here the first answer
+    is held back until the page has sent its second hello."""
+    room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
+    url, code = server + room["url"], room["code"]
+    a = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    sent_token = []  # the page has said hello with a token
+    held: list[str] = []
+
+    def route(ws) -> None:
+        to_server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            to_server.send(message)
+            if json.loads(message).get("token"):
+                sent_token.append(True)
+                for waiting in held:  # after the second hello: the race, every time
+                    ws.send(waiting)
+                held.clear()
+
+        def from_server(message: str | bytes) -> None:
+            if not sent_token:
+                held.append(message)
+            else:
+                ws.send(message)
+
+        ws.on_message(from_page)
+        to_server.on_message(from_server)
+
+    a.route_web_socket(re.compile(r"/ws/"), route)
+    a.goto(url)
+    a.fill("[data-testid=join-name]", "Ann")
+    a.click("[data-testid=join-button]")
+    a.wait_for_selector("[data-testid=seat-0].mine[data-connected='1']")
+    assert sent_token and not held
+    b = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    join_room(b, url, "Bob", 1)
+    a.click("[data-testid=start-button]")
+    a.wait_for_selector("[data-testid=board][data-legal=ready]")
+    assert a.evaluate(f"() => localStorage.getItem('labyrinth:token:{code}')")
+    assert not a.is_visible("text=Your seat was freed")

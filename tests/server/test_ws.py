@@ -328,3 +328,34 @@ def test_welcome_comes_first_then_one_state(client: TestClient) -> None:
         while (message := ws.receive_json())["type"] != "pong":
             between.append(message["type"])
         assert "state" not in between and "welcome" not in between
+
+
+def test_a_welcome_names_the_hello_it_answers(client: TestClient) -> None:
+    """A page says hello without a token, joins, and says hello again with the token
+    before the first answer came: each answer carries its hello's `id` as `ref`, so the
+    first one's `seat: null` is not read as the seat being freed. A welcome the server
+    sends unasked (the seat was freed) has no `ref`; a hello without an `id` is answered
+    as before."""
+    code, _ = make_room(client, ["Ann"])
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_json({"type": "hello", "token": None, "legal": True, "id": "h1"})
+        bob = client.post(f"/api/rooms/{code}/join", json={"name": "Bob"}).json()
+        ws.send_json({"type": "hello", "token": bob["token"], "legal": True, "id": "h2"})
+        first = receive_until(ws, "welcome")
+        second = receive_until(ws, "welcome")
+        assert (first["ref"], first["seat"]) == ("h1", None)
+        assert (second["ref"], second["seat"]) == ("h2", 1)
+        ws.send_json({"type": "hello", "token": bob["token"], "id": 7})
+        assert receive_until(ws, "welcome")["ref"] == 7
+        ws.send_json({"type": "hello", "token": bob["token"]})
+        assert "ref" not in receive_until(ws, "welcome")
+        left = client.delete(
+            f"/api/rooms/{code}/seats/1", headers={"Authorization": f"Bearer {bob['token']}"}
+        )
+        assert left.status_code == 200, left.text
+        freed = receive_until(ws, "welcome")
+        assert freed["seat"] is None and "ref" not in freed
+        for bad in (True, [1], {"a": 1}, 1.5):
+            ws.send_json({"type": "hello", "token": None, "id": bad})
+            refused = receive_until(ws, "error")
+            assert refused["code"] == "bad_message", (bad, refused)
