@@ -174,6 +174,9 @@ def browser() -> Iterator[object]:
             b.close()
 
 
+SHOWN = 240  # characters of each socket frame `_socket_log` keeps
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """Keep each phase's report on the test, for `_socket_log` to see whether it failed."""
@@ -239,9 +242,6 @@ def _socket_log(request: pytest.FixtureRequest) -> Iterator[None]:
         for name, lines in logs:
             print(f"---- {name}: its sockets' frames (s since the test began)")
             print("\n".join(lines))
-
-
-SHOWN = 240  # characters of each frame kept in the log
 
 
 @pytest.fixture(autouse=True)
