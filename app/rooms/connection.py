@@ -38,6 +38,9 @@ class Connection:
         self.address = address  # the client's address, for limits per address
         self.greeted = False  # said hello: counts as present
         self.welcomed = False  # was sent its welcome: the fan-out may send it updates
+        # A spectator's socket of a device that holds a seat of the room (its hello named
+        # one, `seated`): a pass-and-play page watching a computer's turn, not a watcher.
+        self.companion = False
         self.seat: int | None = None
         # Its hello asked for each state to carry its seat's legal actions (a `legal`
         # round trip fewer per turn: docs/protocol.md).

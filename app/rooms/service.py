@@ -333,7 +333,7 @@ class RoomService:
         return await self.presence.merged(
             room.record.code,
             {c.seat for c in greeted if c.seat is not None},
-            sum(1 for c in greeted if c.seat is None),
+            sum(1 for c in greeted if c.seat is None and not c.companion),
         )
 
     async def spectator_view(self, code: str) -> dict[str, Any]:
@@ -811,15 +811,26 @@ class RoomService:
             self.rooms.pop(conn.room, None)
 
     async def hello(
-        self, conn: Connection, token: str | None, ref: str | int | None = None
+        self,
+        conn: Connection,
+        token: str | None,
+        ref: str | int | None = None,
+        seated: str | None = None,
     ) -> None:
         """Welcome `conn` (its seat, the room) and send it the game's state. The welcome
         carries `ref`, the hello's `id`, when it had one: a page that says hello again
         with the token it has just been given (after a join) may hear the answer to its
         first, tokenless hello after sending the second, and that `seat: null` is no news
-        that its seat was freed, as a welcome the server sends unasked is."""
+        that its seat was freed, as a welcome the server sends unasked is. A spectator's
+        hello `seated` with a seat's token of the room comes from a device that holds that
+        seat (a pass-and-play page watching a computer's turn): it is counted among no
+        one's spectators. A token that holds no seat there makes it a spectator like any."""
         room = await self._room(conn.room)
         seat = None if token is None else await self.seat_for(conn.room, token)
+        conn.companion = False
+        if seat is None and seated:
+            held = await self._db(self.repo.seat_for_token, conn.room, hash_token(seated))
+            conn.companion = held is not None
         conn.seat = seat
         conn.token_hash = None if token is None else hash_token(token)
         # Counted as present from now on, but sent nothing by the fan-out until it has its

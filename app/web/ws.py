@@ -35,7 +35,7 @@ CLOSE_UNAVAILABLE = 1013  # "try again later"
 
 # type -> (required fields, optional fields)
 SHAPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "hello": (frozenset({"token"}), frozenset({"legal", "id"})),
+    "hello": (frozenset({"token"}), frozenset({"legal", "id", "seated"})),
     "action": (frozenset({"seq", "action"}), frozenset({"id"})),
     "legal": (frozenset(), frozenset({"id"})),
     "chat": (frozenset({"text"}), frozenset()),
@@ -72,6 +72,9 @@ def parse(text: str, max_depth: int = boundedjson.MAX_DEPTH) -> dict[str, Any]:
     token = message.get("token")
     if kind == "hello" and token is not None and not isinstance(token, str):
         raise RoomError("bad_message", "hello: token is a string or null")
+    seated = message.get("seated")
+    if kind == "hello" and seated is not None and not isinstance(seated, str):
+        raise RoomError("bad_message", "hello: seated is a string or null")
     if kind == "hello" and not isinstance(message.get("legal", False), bool):
         raise RoomError("bad_message", "hello: legal is true or false")
     if kind == "action":
@@ -208,7 +211,7 @@ async def handle(
         return
     if kind == "hello":
         conn.with_legal = message.get("legal", False)
-        await service.hello(conn, message["token"], message.get("id"))
+        await service.hello(conn, message["token"], message.get("id"), message.get("seated"))
         return
     if not conn.greeted:
         raise RoomError("bad_message", "send hello first")

@@ -109,9 +109,12 @@ export class RoomSocket extends EventTarget {
   /**
    * @param {string} code room code
    * @param {() => string|null} getToken the token to present in hello
+   * @param {() => string|null} [getSeated] for a spectator's socket of a device that holds
+   *   a seat: that seat's token, sent as hello's `seated` (not counted as a spectator)
    */
-  constructor(code, getToken) {
+  constructor(code, getToken, getSeated = () => null) {
     super();
+    this.getSeated = getSeated;
     this.code = code;
     this.getToken = getToken;
     this.ws = null;
@@ -187,7 +190,10 @@ export class RoomSocket extends EventTarget {
   hello() {
     this.hellos += 1;
     this.lastHello = `h${this.hellos}`;
-    return this.send({ type: "hello", token: this.getToken() || null, legal: true, id: this.lastHello });
+    const hello = { type: "hello", token: this.getToken() || null, legal: true, id: this.lastHello };
+    const seated = hello.token ? null : this.getSeated();
+    if (seated) hello.seated = seated;
+    return this.send(hello);
   }
 
   /** Send one message; false when the socket is not open. */

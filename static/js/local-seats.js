@@ -23,8 +23,8 @@
  * mixed into the next one's. A computer's turn between two people plays out in a
  * spectator's view, from one more socket without a token (the *watcher*, opened at the
  * first such turn): the person who just played and the one who plays next may both be
- * looking, and neither's secrets are on the screen. The room's spectator count, as this
- * page shows it, leaves the watcher out.
+ * looking, and neither's secrets are on the screen. The watcher's hello names one of the
+ * device's seat tokens (`seated`), so the server counts it among no one's spectators.
  */
 
 import { RoomSocket } from "./api.js";
@@ -163,7 +163,7 @@ export class LocalSeatsSocket extends EventTarget {
   /** The spectator socket, opened at the first computer's turn between people. */
   watch() {
     if (this.watcher) return this.watcher;
-    const socket = new RoomSocket(this.code, () => null);
+    const socket = new RoomSocket(this.code, () => null, () => this.seatedToken());
     const entry = { seat: WATCH, token: null, name: "", socket, welcome: null };
     socket.addEventListener("message", (ev) => this.onWatcherMessage(entry, ev.detail));
     socket.addEventListener("status", (ev) => this.onStatus(WATCH, ev.detail));
@@ -264,14 +264,13 @@ export class LocalSeatsSocket extends EventTarget {
   // ------------------------------------------------------------------ incoming
 
   emit(msg) {
-    this.dispatchEvent(new CustomEvent("message", { detail: this.withoutWatcher(msg) }));
+    this.dispatchEvent(new CustomEvent("message", { detail: msg }));
   }
 
-  /** The room as this page shows it: its own watcher is no spectator. */
-  withoutWatcher(msg) {
-    const room = msg.room;
-    if (!room || !this.watcher || this.watcher.socket.status !== "online" || typeof room.spectators !== "number") return msg;
-    return { ...msg, room: { ...room, spectators: Math.max(0, room.spectators - 1) } };
+  /** A token of a seat this device holds, for the watcher's hello (null: none left). */
+  seatedToken() {
+    const [first] = this.local.values();
+    return first ? first.token : null;
   }
 
   get quiet() {

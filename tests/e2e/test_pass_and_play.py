@@ -173,14 +173,11 @@ def test_a_computer_seat_plays_between_two_people_on_a_phone(
     page.wait_for_selector("[data-testid=turn-status][data-seat='1']")
     page.wait_for_selector("[data-testid=target][data-target='']")
     assert page.locator(f"[data-target='{ann_target}'], [data-testid=target-mark]").count() == 0
-    # The page's own spectator socket (the server counts it) is not shown as someone
-    # watching.
-    wait_for_js(
-        page,
-        "async (code) => (await (await fetch('/api/rooms/' + code)).json()).spectators === 1",
-        code,
-        timeout=15000,
-    )
+    # The page's own spectator socket, whose view is on the screen (its hello named a
+    # seat of this device), is nobody watching: for the server (the room, the lobby's
+    # "watching") as for the page.
+    spectators = "async (code) => (await (await fetch('/api/rooms/' + code)).json()).spectators"
+    assert page.evaluate(spectators, code) == 0
     assert page.get_attribute("[data-testid=spectator-count]", "data-count") == "0"
     page.screenshot(path=str(tmp_path / "computer-turn-phone.png"))
     page.wait_for_selector(SHIELD_UP)
@@ -387,9 +384,10 @@ DECISIONS = """async (secrets) => {
   step(3, 1);           // the computer's turn: a spectator's view, when there are secrets
   if (s.watcher) {
     s.onWatcherMessage(s.watcher, state(null, 3, 1, true));
-    // Once connected, the page's own watcher is not counted among the room's spectators.
-    s.watcher.socket.status = "online";
-    s.onMessage(s.local.get(0), { type: "room", room: { ...room, spectators: 2 } });
+    // Its hello names a seat of this device (`seated`), so the server counts it among
+    // no one's spectators: the room's count reaches the page as the server sent it.
+    log.push(`watcher seated ${s.watcher.socket.getSeated()}`);
+    s.onMessage(s.local.get(0), { type: "room", room: { ...room, spectators: 1 } });
   }
   step(4, 1);
   step(5, 0);           // Ann again: she still holds the device, no shield
@@ -428,6 +426,7 @@ def test_whose_view_the_page_shows_and_when_it_asks_to_pass(server: str, browser
         "reveal watch",
         "welcome null",
         "state 3 as null",
+        "watcher seated a",
         "room with 1 watching",
         "state 4 as null",
         "state 5 as null",

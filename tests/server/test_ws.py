@@ -359,3 +359,23 @@ def test_a_welcome_names_the_hello_it_answers(client: TestClient) -> None:
             ws.send_json({"type": "hello", "token": None, "id": bad})
             refused = receive_until(ws, "error")
             assert refused["code"] == "bad_message", (bad, refused)
+
+
+def test_a_devices_own_spectator_socket_is_no_spectator(client: TestClient) -> None:
+    """A pass-and-play page watches a computer's turn from a socket without a token; its
+    hello names a seat the device holds (`seated`), and the room counts no spectator for
+    it. A `seated` token that holds no seat there counts like any spectator."""
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    with client.websocket_connect(f"/ws/{code}") as ann:
+        ann.send_json({"type": "hello", "token": tokens[0]})
+        assert receive_until(ann, "welcome")["room"]["spectators"] == 0
+        with client.websocket_connect(f"/ws/{code}") as own:
+            own.send_json({"type": "hello", "token": None, "seated": tokens[0]})
+            welcome = receive_until(own, "welcome")
+            assert welcome["seat"] is None and welcome["room"]["spectators"] == 0
+            with client.websocket_connect(f"/ws/{code}") as other:
+                other.send_json({"type": "hello", "token": None, "seated": "no-seat-token"})
+                assert receive_until(other, "welcome")["room"]["spectators"] == 1
+                assert client.get(f"/api/rooms/{code}").json()["spectators"] == 1
+                other.send_json({"type": "hello", "token": None, "seated": 5})
+                assert receive_until(other, "error")["code"] == "bad_message"
