@@ -44,14 +44,17 @@ export function connMark(connected) {
  * first one, nor for seats that are new or gone).
  * @param {{seat: number, name: string, connected: boolean}[]|null} before
  * @param {{seat: number, name: string, connected: boolean}[]} after
- * @param {number|null} own the viewer's seat (the banner says one's own state)
+ * @param {number|null|number[]} own the viewer's seat, or every seat played on this device
+ *   (pass-and-play): the banner says one's own state, and the people at one device see each
+ *   other come and go without being told (each local seat's socket connects on its own)
  */
 export function presenceNews(before, after, own) {
   if (!before) return [];
+  const mine = new Set(Array.isArray(own) ? own : [own]);
   const was = new Map(before.map((s) => [s.seat, !!s.connected]));
   const out = [];
   for (const s of after) {
-    if (s.seat === own || !was.has(s.seat) || was.get(s.seat) === !!s.connected || s.kind === "bot") continue;
+    if (mine.has(s.seat) || !was.has(s.seat) || was.get(s.seat) === !!s.connected || s.kind === "bot") continue;
     out.push(t(s.connected ? "presence.back" : "presence.left", { name: s.name }));
   }
   return out;

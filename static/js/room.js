@@ -450,7 +450,8 @@ function setupSeatTools() {
 
 function setRoom(room) {
   if (!room) return;
-  for (const line of presenceNews(app.room && app.room.seats, room.seats, app.seat)) showNews(line);
+  const own = passAndPlay ? localSeats.map((s) => s.seat) : app.seat;
+  for (const line of presenceNews(app.room && app.room.seats, room.seats, own)) showNews(line);
   app.room = room;
   for (const s of room.seats) {
     if (!app.names.has(s.seat) || room.status === "lobby") app.names.set(s.seat, s.name);

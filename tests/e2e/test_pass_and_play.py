@@ -1,8 +1,9 @@
 """Pass-and-play in headless Chromium: "Play on this device" from the lobby, the shield
 between two people's turns (the previous seat's target out of the page while it is up),
 a computer seat's turn played out without a shield, Team Edition (nothing per seat to
-hide) switching seats without one, and a plain link opened elsewhere being a spectator's.
-Screenshots go to the test's folder (tmp_path)."""
+hide) switching seats without one, a plain link opened elsewhere being a spectator's, and
+no news of the device's own seats coming and going. Screenshots go to the test's folder
+(tmp_path)."""
 
 from __future__ import annotations
 
@@ -501,5 +502,61 @@ def test_the_form_says_what_is_missing_and_one_person_needs_no_shield(server: st
     assert page.evaluate(f"localStorage.getItem('labyrinth:local:{code}')") is None
     assert page.evaluate(f"!!localStorage.getItem('labyrinth:token:{code}')") is True
     assert "Computer (medium)" in page.text_content("[data-testid=players]")
+    assert errors == []
+    page.context.close()
+
+
+# Every text the news line shows, kept from the page's first paint on (a reload too).
+RECORD_NEWS = """(() => {
+  const said = JSON.parse(sessionStorage.getItem("news-said") || "[]");
+  const keep = () => sessionStorage.setItem("news-said", JSON.stringify(said));
+  document.addEventListener("DOMContentLoaded", () => {
+    const news = document.getElementById("news");
+    if (!news) return;
+    new MutationObserver(() => {
+      const text = news.textContent;
+      if (text && said.at(-1) !== text) { said.push(text); keep(); }
+    }).observe(news, { childList: true, characterData: true, subtree: true });
+  });
+})()"""
+
+
+def test_the_device_hears_no_news_of_its_own_seats(server: str, browser) -> None:
+    """Each local seat's socket connects on its own, so a room message may show Bob away
+    and the next one back: the people at the device are not told of each other. A seat
+    played elsewhere still is."""
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **DESKTOP)
+    page.goto(server + "/")
+    news = page.evaluate(
+        """async () => {
+          const { presenceNews } = await import("/static/js/presence.js");
+          const seat = (n, name, connected) => ({ seat: n, name, connected, kind: "human" });
+          const before = [seat(0, "Ann", true), seat(1, "Bob", false), seat(2, "Cy", true)];
+          const after = [seat(0, "Ann", true), seat(1, "Bob", true), seat(2, "Cy", false)];
+          return [presenceNews(before, after, [0, 1]), presenceNews(before, after, 0)];
+        }"""
+    )
+    assert news == [
+        ["Cy left — waiting for them to reconnect"],
+        ["Bob is back", "Cy left — waiting for them to reconnect"],
+    ], news
+
+    page.add_init_script(RECORD_NEWS)
+    code = _start_from_lobby(page, server, ["Ann", "Bob", "Cy"])
+    page.wait_for_selector(SHIELD_UP)
+    for _ in range(3):  # each reload opens the three seats' sockets one after the other
+        page.reload()
+        page.wait_for_selector(SHIELD_UP)
+        wait_for_js(
+            page,
+            "async (code) => (await (await fetch('/api/rooms/' + code)).json())"
+            ".seats.every((s) => s.connected)",
+            code,
+            timeout=15000,
+        )
+        page.wait_for_timeout(300)  # the room message that says so has reached the page
+    said = page.evaluate("JSON.parse(sessionStorage.getItem('news-said') || '[]')")
+    assert not [line for line in said if "back" in line or "left" in line], said
     assert errors == []
     page.context.close()
