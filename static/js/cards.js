@@ -592,7 +592,9 @@ export class CardsUI extends GameUI {
       }
       panel.append(drow);
     } else if (mine && turn.phase === "place") {
-      panel.append(h("p", { class: "help" }, t("cards.place_help")));
+      // Keys and a wheel are no help on a phone: its own gestures instead.
+      const touch = window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+      panel.append(h("p", { class: "help" }, t(touch ? "cards.place_help_touch" : "cards.place_help")));
     }
   }
 

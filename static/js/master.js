@@ -188,10 +188,14 @@ export class MasterUI extends ClassicUI {
     if (decisions.length) {
       panel.append(h("p", { class: "help" }, t(`master.prompt.${turn.phase}`, { value: turn.taken ?? "", roll: turn.roll ?? "" })));
       const row = h("div", { class: "choice-row", "data-testid": "decisions" });
-      for (const a of decisions) {
+      // Ending the turn comes first: one tap, not past a button per double-turn card (six
+      // on a phone's screen), and none of those cards is pressed on the player.
+      const ordered = [...decisions.filter((a) => a.type === "end_turn"), ...decisions.filter((a) => a.type !== "end_turn")];
+      const plain = new Set(["accept", "no_coin", "decline", "end_turn", "double_turn"]);
+      for (const a of ordered) {
         const label = a.card ? t(`master.do.${a.type}`, { card: a.card }) : t(`master.do.${a.type}`, { value: turn.taken ?? "" });
         row.append(h("button", {
-          type: "button", class: "choice" + (a.type === "accept" || a.type === "no_coin" || a.type === "decline" || a.type === "end_turn" ? "" : " primary"),
+          type: "button", class: "choice" + (plain.has(a.type) ? "" : " primary"),
           "data-testid": `do-${a.type}${a.card ? "-" + a.card : ""}`, on: { click: () => this.act(a) },
         }, label));
       }

@@ -17,7 +17,7 @@ addTranslations({
   },
   fr: {
     "presence.reconnecting": "reconnexion…",
-    "presence.left": "{name} est parti — en attente de sa reconnexion",
+    "presence.left": "{name} n’est plus là — en attente de sa reconnexion",
     "presence.back": "{name} est de retour",
     "presence.offline": "Vous êtes hors ligne — reconnexion… Rien n'est envoyé tant que la connexion n'est pas revenue.",
     "presence.offline_click": "Non envoyé : vous êtes hors ligne. Attendez le retour de la connexion.",
@@ -55,6 +55,9 @@ export function presenceNews(before, after, own) {
   const out = [];
   for (const s of after) {
     if (mine.has(s.seat) || !was.has(s.seat) || was.get(s.seat) === !!s.connected || s.kind === "bot") continue;
+    // Whoever left the game on purpose is not "waiting to reconnect": the room says the
+    // computer plays for them instead.
+    if (!s.connected && s.computer && s.computer.reason === "left") continue;
     out.push(t(s.connected ? "presence.back" : "presence.left", { name: s.name }));
   }
   return out;

@@ -228,9 +228,18 @@ function renderEvents() {
 
 // ---------------------------------------------------------------- the move list
 
+/** Each seat's colour as the game drew it (a third seat of three is blue, not the third
+ * colour of the list), for the dots of the move list. */
+function seatColor() {
+  const players = (state.data.start && state.data.start.players) || [];
+  const drawn = new Map(players.filter((p) => p && p.color).map((p) => [p.seat, p.color]));
+  return (seat) => drawn.get(seat) || COLORS[seat % COLORS.length];
+}
+
 function buildMoveList() {
   const data = state.data;
   const who = names();
+  const color = seatColor();
   const seatName = (s) => who[s] ?? `#${s}`;
   els.moves.replaceChildren();
   state.entries = [];
@@ -241,12 +250,14 @@ function buildMoveList() {
   els.moves.append(start);
   for (const move of data.moves) {
     const seat = move.seat;
+    const text = h("span", { class: "log-text" }, h("span", { class: "log-name" }, who[seat] ?? `#${seat}`), " ",
+      entryWords(move.notation, { variant: page.dataset.variant, names: seatName, events: move.events }));
+    text.title = text.textContent;  // the list shows two lines of it: the rest on hover
     const entry = h("li", { class: "log-entry replay-entry", "data-testid": "replay-move", "data-step": String(move.seq) },
       h("button", { type: "button", class: "link-button", on: { click: () => goTo(move.seq) } },
         h("span", { class: "log-seq" }, `${move.seq}.`),
-        colorDot(COLORS[seat % COLORS.length]),
-        h("span", { class: "log-text" }, h("span", { class: "log-name" }, who[seat] ?? `#${seat}`), " ",
-          entryWords(move.notation, { variant: page.dataset.variant, names: seatName, events: move.events })),
+        colorDot(color(seat)),
+        text,
         h("code", { class: "log-notation" }, move.notation || "")));
     state.entries.push(entry);
     els.moves.append(entry);

@@ -205,7 +205,11 @@ function newGameUI() {
       },
       isConnected(seat) {
         const s = app.room && app.room.seats.find((x) => x.seat === seat);
-        return s ? !!s.connected : null;
+        // No mark (null) for a seat the computer plays for its player (who left, or is
+        // away: the room says so), nor once the game is over: nobody is "reconnecting".
+        const played = s && s.kind !== "computer" && s.computer;
+        if (!s || played || (app.view && app.view.status === "finished")) return null;
+        return !!s.connected;
       },
     },
   );
@@ -344,9 +348,13 @@ function renderDuringGame() {
   const controlOf = (s) => (s.kind !== "computer" && s.computer ? s.computer.reason : null);
   const computer = seats.filter((s) => controlOf(s) === "away" || controlOf(s) === "left");
   els.computerSeats.hidden = !(computer.length && (playing || (view && view.status === "finished")));
+  // Once the game is over, said in the past: the computer played for them.
+  const labels = playing
+    ? { left: "away.left_label", away: "away.computer_label" }
+    : { left: "away.left_played", away: "away.computer_played" };
   els.computerSeats.replaceChildren(...computer.map((s) => h("span", {
     class: "computer-seat", "data-testid": `computer-seat-${s.seat}`, "data-control": controlOf(s),
-  }, t(controlOf(s) === "left" ? "away.left_label" : "away.computer_label", { name: shownName(s.name) }))));
+  }, t(labels[controlOf(s)], { name: shownName(s.name) }))));
   // An away player on their turn: the others choose to wait or let the computer play.
   const mover = actorOf(view);
   const awaySeat = playing && app.seat !== null && mover !== app.seat
@@ -542,9 +550,11 @@ function renderLobby() {
   els.start.hidden = !mayStart(room, app.seat);
   els.start.disabled = seats.length < variant.minPlayers;
   if (seated) {
-    els.lobbyHelp.textContent = seats.length < variant.minPlayers
+    // Enough players: the one who may start is asked to, the others told who will.
+    const enough = seats.length >= variant.minPlayers;
+    els.lobbyHelp.textContent = !enough
       ? t("room.need_players", { min: variant.minPlayers })
-      : t("room.seated_help", { min: variant.minPlayers });
+      : t(mayStart(room, app.seat) ? "room.ready_help" : "room.seated_help", { min: variant.minPlayers });
   } else {
     els.lobbyHelp.textContent = full ? t("room.full") : t("room.lobby_help");
   }

@@ -139,6 +139,10 @@ def test_a_player_walks_away_and_the_computer_takes_over(table_server: str, brow
     assert game["status"] == "finished"
     assert [s["computer"]["reason"] for s in game["seats"]] == ["left", "away"]
     assert http_json("GET", f"{table_server}/api/games/{game['game_id']}")["left"] == [0]
+    # Over: said in the past, and nobody is shown "reconnecting" to a finished game.
+    played = a.text_content("[data-testid=computer-seat-0]") or ""
+    assert played.startswith("The computer played for Ann"), played
+    assert a.locator("[data-testid^=player-] [data-testid=conn-mark]").count() == 0
     shot(a, "finished-after-leave-desktop")
     assert errors == []
 

@@ -67,7 +67,7 @@ def test_the_move_log_reads_in_words_in_every_language(
     assert not any(RAW.search(w) for w in words), words
 
     expected = {
-        "fr": ("a poussé en", "est allé en"),
+        "fr": ("a poussé en", "a rejoint"),
         "de": ("schob bei", "zog nach"),
     }
     for lang, (push, move) in expected.items():
@@ -118,7 +118,7 @@ def test_the_replay_says_what_each_move_did_in_words(server: str, browser: Any) 
     page.select_option("#lang-select", "fr")
     page.click(f'[data-testid="replay-move"][data-step="{found["seq"]}"] button')
     panel = page.text_content("[data-testid=replay-events]")
-    assert "a trouvé" in panel and f"à {to}" in panel, panel
+    assert "a trouvé" in panel and f"a rejoint {to}" in panel, panel
     assert errors == []
 
 

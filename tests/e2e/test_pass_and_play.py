@@ -534,12 +534,16 @@ def test_the_device_hears_no_news_of_its_own_seats(server: str, browser) -> None
           const seat = (n, name, connected) => ({ seat: n, name, connected, kind: "human" });
           const before = [seat(0, "Ann", true), seat(1, "Bob", false), seat(2, "Cy", true)];
           const after = [seat(0, "Ann", true), seat(1, "Bob", true), seat(2, "Cy", false)];
-          return [presenceNews(before, after, [0, 1]), presenceNews(before, after, 0)];
+          // Cy pressed "Leave the game": the computer plays the seat, nobody waits for Cy
+          const left = after.map((s) => s.seat === 2 ? { ...s, computer: { reason: "left" } } : s);
+          return [presenceNews(before, after, [0, 1]), presenceNews(before, after, 0),
+                  presenceNews(before, left, 0)];
         }"""
     )
     assert news == [
         ["Cy left — waiting for them to reconnect"],
         ["Bob is back", "Cy left — waiting for them to reconnect"],
+        ["Bob is back"],
     ], news
 
     page.add_init_script(RECORD_NEWS)

@@ -86,6 +86,9 @@ def test_the_controls_of_the_step_fit_a_phone_screen(
     page.wait_for_timeout(300)
     page.screenshot(path=str(tmp_path / f"phone-{variant}.png"))
     assert inside_viewport(page, "[data-testid=board]")
+    # the header's one line keeps the link to the rules whole (it was cut to "Rul")
+    assert inside_viewport(page, "[data-testid=rules-link]")
+    assert page.locator("[data-testid=rules-link] .rules-short").is_visible()
     for selector in controls:
         assert inside_viewport(page, selector), selector
     width = page.evaluate("document.documentElement.scrollWidth")

@@ -154,3 +154,25 @@ def test_a_replay_whose_code_does_not_load_is_shown_all_the_same(server: str, br
     assert not page.is_visible('[data-testid="replay-controls"]')
     page.wait_for_selector('#replay-page[data-state="waiting"]', timeout=5000)
     assert page.is_visible('[data-testid="replay-controls"]')
+
+
+def test_each_move_is_dotted_in_its_players_colour(server: str, browser: Any) -> None:
+    """The move list's dots are the colours the game drew its seats in: with the second
+    rules a third seat is blue, where the list of colours has green third."""
+    record = greedy_record(players=3, seed="e2e-colours", rules_version=2)
+    game_id = http_json("POST", server + "/api/games/import", record)["id"]
+    start = http_json("GET", f"{server}/api/games/{game_id}/replay?frames=patches")["start"]
+    colour = {p["seat"]: p["color"] for p in start["players"]}
+    assert colour[2] == "blue"
+    page = browser.new_page(**CHROMIUM_ARGS)
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    dots = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="replay-move"] .dot')]
+             .map((d) => [...d.classList].find((c) => c.startsWith("dot-")))"""
+    )
+    assert dots == [f"dot-{colour[a['seat']]}" for a in record["actions"]]
+    # the list shows two lines of a move's words; the whole of them is its title
+    first = page.locator('[data-testid="replay-move"][data-step="1"] .log-text')
+    assert first.get_attribute("title") == first.text_content()
+    page.close()
