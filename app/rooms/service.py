@@ -24,6 +24,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app import text as text_rules
 from app.metrics import Metrics
+from app.rooms import chat as chat_lines
 from app.rooms import table
 from app.rooms.clock import ClockError, parse_clock
 from app.rooms.coalesce import Coalescer
@@ -38,6 +39,7 @@ from app.rooms.ratelimit import TokenBucket
 from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, new_options, seed_hash
 from app.store.repository import (
     ActionRecord,
+    ChatRecord,
     GameRecord,
     Repository,
     RoomClosed,
@@ -80,6 +82,12 @@ def _iso(when: datetime | None) -> str | None:
     if when is None:
         return None
     return (when if when.tzinfo else when.replace(tzinfo=UTC)).isoformat()
+
+
+def _plays(conn: Connection) -> bool:
+    """Whether a connection speaks for a player: a seat's, or a device's that holds one
+    (pass-and-play watching a computer's turn), which the spectators' chat is not for."""
+    return conn.seat is not None or conn.companion
 
 
 def seat_info(seat: SeatRecord, connected: bool) -> dict[str, Any]:
@@ -137,6 +145,8 @@ class RoomLive:
     away_check: asyncio.TimerHandle | None = None
     # Its spectators' sends a slice at a time, once they are many (app/rooms/crowd.py).
     crowd: Crowd | None = None
+    # Its last chat lines, for the welcomes (app/rooms/chat.py).
+    chat: chat_lines.ChatHistory = field(default_factory=chat_lines.ChatHistory)
 
     # When this process last used the room (monotonic): idle rooms leave memory.
     touched: float = field(default_factory=time.monotonic)
@@ -845,9 +855,17 @@ class RoomService:
                 if live is not None:
                     await self._catch_up(live)
                 room.read_at = time.monotonic()
+            stored = (self.repo.recent_chat, conn.room, chat_lines.KEPT)
+            await room.chat.read(lambda: self._db(*stored))
         await self._host_seen(room, seat, present=True)
         info = await self._info(room)
-        welcome = {"type": "welcome", "seat": seat, "room": info, "now": _epoch_ms()}
+        welcome = {
+            "type": "welcome",
+            "seat": seat,
+            "room": info,
+            "now": _epoch_ms(),
+            "chat": room.chat.readable(_plays(conn)),
+        }
         if ref is not None:
             welcome["ref"] = ref
         conn.send(dumps(welcome))
@@ -1076,14 +1094,14 @@ class RoomService:
         name = "spectator"
         if conn.seat is not None:
             name = next((s.name for s in room.record.seats if s.seat == conn.seat), "?")
-        message = {
-            "type": "chat",
-            "from": {"seat": conn.seat, "name": name},
-            "text": text,
-            "at": datetime.now(UTC).isoformat(),
-            "channel": "room" if conn.seat is not None else "spectators",
-        }
-        await self.hub.publish({"room": conn.room, "kind": "chat", "chat": message})
+        channel = "room" if conn.seat is not None else "spectators"
+        at = datetime.now(UTC)
+        # Kept before it is said: a welcome read after this carries it (or the hub does).
+        async with room.chat.speaking:
+            kept = (conn.room, conn.seat, name, text, channel, at)
+            line_id = await self._db(self.repo.add_chat, *kept)
+            message = chat_lines.line_message(ChatRecord(line_id, *kept[1:]))
+            await self.hub.publish({"room": conn.room, "kind": "chat", "chat": message})
 
     def _chat_bucket(self, conn: Connection) -> TokenBucket:
         """The allowance of whoever speaks: the seat, or a spectator's address (a
@@ -1118,6 +1136,8 @@ class RoomService:
         # This process's own news: it read the room back right after its write, and a
         # change from elsewhere meanwhile comes with news of its own.
         read_here = message.get("read_by") == self.origin
+        if kind == "chat":
+            room.chat.hear(message["chat"])  # kept for later welcomes, told or not
         if not room.connections:
             # Held here for HTTP use only, with nobody to tell: its row is still read
             # again, so that a join answered by one process is seen by a read from another.
@@ -1127,9 +1147,8 @@ class RoomService:
         if kind == "chat":
             chat = message["chat"]
             text = dumps(chat)
-            spectators_only = chat.get("channel") == "spectators"
             for conn in list(room.connections):
-                if conn.welcomed and not (spectators_only and conn.seat is not None):
+                if conn.welcomed and chat_lines.readable_by(chat, _plays(conn)):
                     conn.send(text)
         elif kind == "room":
             if not read_here:

@@ -17,6 +17,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     String,
+    Text,
     false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -150,3 +151,22 @@ class Analysis(Base):
     version: Mapped[str] = mapped_column(String(32))
     body: Mapped[bytes] = mapped_column(LargeBinary)
     built_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatLine(Base):
+    """A line said in a room: kept, so that a page that reloads or a seat that moves to
+    another device finds the conversation where it was. The room's recent lines ride in
+    each `welcome` (as far as the viewer may read them: the spectators' channel is theirs)."""
+
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_code: Mapped[str] = mapped_column(
+        String(16), ForeignKey("rooms.code", ondelete="CASCADE"), index=True
+    )
+    # The speaker's seat, None for a spectator; the name as the line showed it.
+    seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    name: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(Text)
+    channel: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

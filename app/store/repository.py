@@ -63,6 +63,18 @@ class SeatRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class ChatRecord:
+    """A kept chat line; `id` orders a room's lines."""
+
+    id: int
+    seat: int | None
+    name: str
+    text: str
+    channel: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class RoomRecord:
     code: str
     variant: str
@@ -147,6 +159,7 @@ def _game_record(row: models.Game) -> GameRecord:
 
 
 _ROOMS, _SEATS, _GAMES = models.Room.__table__, models.Seat.__table__, models.Game.__table__
+_CHAT = models.ChatLine.__table__
 _ROOM_BY_CODE = select(_ROOMS).where(_ROOMS.c.code == bindparam("code"))
 _SEATS_OF_ROOM = (
     select(_SEATS).where(_SEATS.c.room_code == bindparam("code")).order_by(_SEATS.c.seat)
@@ -637,7 +650,29 @@ class Repository:
             ).rowcount
             if gone:
                 s.execute(delete(models.Seat).where(models.Seat.room_code == code))
+                s.execute(delete(models.ChatLine).where(models.ChatLine.room_code == code))
             return bool(gone)
+
+    # Chat ----------------------------------------------------------------------------
+
+    def add_chat(
+        self, code: str, seat: int | None, name: str, text: str, channel: str, at: datetime
+    ) -> int:
+        """Keep a line said in room `code`; returns its id."""
+        row = {"room_code": code, "seat": seat, "name": name, "text": text, "channel": channel}
+        with self._core_tx() as conn:
+            result = conn.execute(insert(_CHAT).values(**row, at=at))
+            return int(result.inserted_primary_key[0])
+
+    def recent_chat(self, code: str, limit: int) -> list[ChatRecord]:
+        """The last `limit` lines said in room `code`, oldest first."""
+        query = select(_CHAT).where(_CHAT.c.room_code == code).order_by(_CHAT.c.id.desc())
+        with self._core_read() as conn:
+            rows = conn.execute(query.limit(limit)).all()
+        return [
+            ChatRecord(r.id, r.seat, r.name, r.text, r.channel, aware(r.at) or r.at)
+            for r in reversed(rows)
+        ]
 
     def seat_for_token(self, code: str, token_hash: str) -> int | None:
         with self._core_read() as conn:

@@ -259,6 +259,14 @@ function onWelcome(msg) {
   }
   app.seat = seat;
   setRoom(msg.room);
+  // The room's last lines as this viewer may read them: the conversation so far, after a
+  // reload, a reconnection or a move to another device (lines said later come one by one).
+  if (Array.isArray(msg.chat)) {
+    els.chatLog.replaceChildren();
+    for (const line of msg.chat) addChat(line);
+    els.chatEmpty.hidden = msg.chat.length > 0;
+    els.chatLog.scrollTop = els.chatLog.scrollHeight;
+  }
 }
 
 function onError(msg) {

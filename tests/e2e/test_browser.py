@@ -96,11 +96,15 @@ def test_two_players_push_and_move(server: str, browser) -> None:
     assert a.text_content("[data-testid=chat-line] .chat-text") == "<i>hello</i>"
     assert a.locator("[data-testid=chat-log] i").count() == 0
 
-    # A reload keeps the seat (the token is in localStorage) and the whole move log.
+    # A reload keeps the seat (the token is in localStorage), the whole move log and the
+    # conversation so far.
     b.reload()
     b.wait_for_selector("[data-testid=move-log][data-count='2']")
     b.wait_for_selector("[data-testid=board][data-legal=ready]")
     assert b.locator("[data-testid^=arrow-][data-active=true]").count() == 11
+    b.wait_for_selector("[data-testid=chat-line] .chat-text")
+    assert b.locator("[data-testid=chat-line] .chat-text").all_text_contents() == ["<i>hello</i>"]
+    assert b.is_hidden("#chat-empty")
 
     assert errors == []
     hellos = [m for m in sent if m["type"] == "hello"]
