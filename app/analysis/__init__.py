@@ -13,7 +13,8 @@ replay build process and stored like the replay body:
 
     {"variant": "classic",
      "turns": [{"seq": 1, "seat": 0, "marks": [{"kind": "missed", ...}], ...}],
-     "players": [{"seat": 0, "turns": 12, "missed": 2, "gifts": 1, "accuracy": 0.83}]}
+     "players": [{"seat": 0, "turns": 12, "missed": 2, "gifts": 1, "accuracy": 0.83,
+                  "played_for": 0}]}
 
 `seq` of a turn is the seq of its first action, the step the replay page shows it at.
 """
@@ -72,12 +73,25 @@ def count_turns(variant: str, log: Iterable[tuple[int, str | None]]) -> int | No
 MISSES = frozenset({"missed"})
 
 
-def analyse(record: Mapping[str, Any]) -> JSON:
-    """The marks of every turn of a finished game's record, and a summary per player."""
+def played_for(by: str | None) -> bool:
+    """Whether the server played an action for a person's seat (they were away, had left,
+    ran out of time): the computer's choice, not the person's. A computer seat's own
+    actions (`computer:seat`) are its player's."""
+    return by is not None and by != "computer:seat"
+
+
+def analyse(record: Mapping[str, Any], bys: Mapping[int, str] | None = None) -> JSON:
+    """The marks of every turn of a finished game's record, and a summary per player.
+
+    `bys` (seq -> the log's `by`) names the actions the server played for a seat: a turn
+    it began is marked like any, but counts in its player's summary only as `played_for`
+    (a player who left is not judged by the computer's play)."""
     turns = JUDGES[record["variant"]](record)
+    bys = bys or {}
     players = []
     for seat in range(len(record["players"])):
-        own = [t for t in turns if t.seat == seat]
+        mine = [t for t in turns if t.seat == seat]
+        own = [t for t in mine if not played_for(bys.get(t.seq))]
         missed = sum(1 for t in own if any(m["kind"] in MISSES for m in t.marks))
         counts: dict[str, int] = {}
         for t in own:
@@ -91,6 +105,7 @@ def analyse(record: Mapping[str, Any]) -> JSON:
                 "gifts": counts.get("gift", 0),
                 "marks": counts,
                 "accuracy": None if not own else round((len(own) - missed) / len(own), 3),
+                "played_for": len(mine) - len(own),
             }
         )
     return {

@@ -44,9 +44,10 @@ def code_version() -> str:
 VERSION = code_version()
 
 
-def build(record: dict[str, Any]) -> bytes:
-    """The gzipped analysis of a finished game's record (CPU-bound: a build process)."""
-    body = analyse(record) | {"version": VERSION}
+def build(record: dict[str, Any], bys: dict[int, str] | None = None) -> bytes:
+    """The gzipped analysis of a finished game's record (CPU-bound: a build process);
+    `bys`: which of its actions the server played for a seat (`analyse`)."""
+    body = analyse(record, bys) | {"version": VERSION}
     raw = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
     return gzip.compress(raw, compresslevel=6)
 
@@ -105,11 +106,12 @@ class Analyses:
         if packed is None:
             actions = await to_thread.run_sync(self._repo.actions, game.id, 0)
             record = record_of(game, actions)
+            bys = {a.seq: a.by for a in actions if a.by}
             if self._executor is None:
-                packed = await to_thread.run_sync(build, record)
+                packed = await to_thread.run_sync(build, record, bys)
             else:
                 loop = asyncio.get_running_loop()
-                packed = await loop.run_in_executor(self._executor, build, record)
+                packed = await loop.run_in_executor(self._executor, build, record, bys)
             try:
                 await to_thread.run_sync(self._repo.store_analysis, game.id, VERSION, packed)
             except Exception:  # served from memory all the same

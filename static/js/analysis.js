@@ -33,6 +33,8 @@ addTranslations({
     "analysis.gift_title": "This push let the next player reach their target",
     "analysis.turns": "{n} turns",
     "analysis.turns.one": "{n} turn",
+    "analysis.played_for": "{n} turns played by the computer",
+    "analysis.played_for.one": "{n} turn played by the computer",
     "analysis.missed_count": "{n} missed",
     "analysis.gifts": "{n} gifts",
     "analysis.gifts.one": "{n} gift",
@@ -81,6 +83,8 @@ addTranslations({
     "analysis.gift_title": "Cette poussée a permis au joueur suivant d'atteindre son objectif",
     "analysis.turns": "{n} tours",
     "analysis.turns.one": "{n} tour",
+    "analysis.played_for": "{n} tours joués par l’ordinateur",
+    "analysis.played_for.one": "{n} tour joué par l’ordinateur",
     "analysis.missed_count": "{n} manqués",
     "analysis.missed_count.one": "{n} manqué",
     "analysis.gifts": "{n} cadeaux",
@@ -130,6 +134,8 @@ addTranslations({
     "analysis.gift_title": "Dieses Schieben brachte den nächsten Spieler an sein Ziel",
     "analysis.turns": "{n} Züge",
     "analysis.turns.one": "{n} Zug",
+    "analysis.played_for": "{n} Züge vom Computer gespielt",
+    "analysis.played_for.one": "{n} Zug vom Computer gespielt",
     "analysis.missed_count": "{n} verpasst",
     "analysis.gifts": "{n} Geschenke",
     "analysis.gifts.one": "{n} Geschenk",
@@ -332,6 +338,10 @@ export class ReplayAnalysis {
         if (marks.unused_double) parts.push(t("analysis.unused_doubles", { n: marks.unused_double }));
       }
       if (p.accuracy !== null) parts.push(t("analysis.accuracy", { pct: Math.round(p.accuracy * 100) }));
+      // Turns the computer played for a player who was away or had left: not theirs to
+      // judge (all of them: nothing else to say).
+      if (p.played_for && !p.turns) parts.splice(0, parts.length);
+      if (p.played_for) parts.push(t("analysis.played_for", { n: p.played_for }));
       list.append(h("li", { "data-seat": String(p.seat) }, h("strong", {}, names[p.seat] ?? `#${p.seat}`), " ", parts.join(" · ")));
     }
     const told = [t("analysis.basis")];

@@ -14,6 +14,7 @@ from typing import Any
 from app.analysis import analyse
 from app.bots import choose
 from app.rules import Game
+from tests.server.helpers import greedy_record
 
 Action = dict[str, Any]
 
@@ -223,3 +224,21 @@ def test_master_marks_a_risked_duel_when_a_safe_move_took_the_same() -> None:
         assert _duels(game, seat, chosen) > 0
         assert _duels(game, seat, {"type": "move", "to": mark["safe"]}) == 0
         assert 0 < mark["chance"] <= 1
+
+
+def test_turns_the_server_played_for_a_person_are_not_theirs() -> None:
+    """A turn begun by `computer:left` (or away, timeout) counts as `played_for`; a
+    computer seat's own turns (`computer:seat`) are its player's like any."""
+    record = greedy_record(players=2, seed="played-for", events=False)
+    plain = analyse(record)
+    starts = {seat: [t["seq"] for t in plain["turns"] if t["seat"] == seat] for seat in (0, 1)}
+    handed = starts[0][len(starts[0]) // 2 :]  # Ann left halfway
+    bys = {seq: "computer:left" for seq in handed} | {seq: "computer:seat" for seq in starts[1]}
+    judged = analyse(record, bys)
+    assert judged["turns"] == plain["turns"]  # every turn is still marked
+    ann, bob = judged["players"]
+    assert ann["played_for"] == len(handed) > 0
+    assert ann["turns"] == len(starts[0]) - len(handed)
+    mine = [t for t in plain["turns"] if t["seat"] == 0 and t["seq"] not in handed]
+    assert ann["missed"] == sum(any(m["kind"] == "missed" for m in t["marks"]) for t in mine)
+    assert bob == plain["players"][1]  # a computer seat is judged on its own turns

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import random
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -14,7 +15,7 @@ from app.analysis.cache import VERSION
 from app.analysis.turns import JSON
 from app.bots import choose
 from app.rules import Game
-from tests.server.helpers import greedy_record, make_room, start
+from tests.server.helpers import greedy_record, make_room, receive_until, start
 
 
 def test_the_analysis_of_an_imported_game(client: TestClient) -> None:
@@ -93,3 +94,27 @@ def test_the_team_spell_lines_as_data(client: TestClient) -> None:
         assert all(s["type"] in ("push", "rotate", "switch") for s in mark["spells"])
         assert mark["move"] == {"type": "move", "to": mark["to"], "spell": bool(mark["modifier"])}
         assert mark["modifier"] in (None, "traverse", "teleport", "escape")
+
+
+def test_a_player_who_left_is_not_judged_by_the_computers_play(client: TestClient) -> None:
+    """Both players leave at once; the computer plays the game out for them. The analysis
+    marks those turns, but counts them as `played_for`, not as the players' own."""
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    game_id = start(client, code, tokens[0])
+    for seat, token in enumerate(tokens):
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            ws.send_json({"type": "leave"})
+            receive_until(ws, "seat_moved")
+            # open until the computer has the seat (the leave's last step)
+            while client.get(f"/api/rooms/{code}").json()["seats"][seat]["computer"] is None:
+                time.sleep(0.01)
+    deadline = time.monotonic() + 60
+    while client.get(f"/api/games/{game_id}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the computer did not finish the game"
+        time.sleep(0.1)
+    body = client.get(f"/api/games/{game_id}/analysis").json()
+    for player in body["players"]:  # neither played a turn of their own
+        marked = [t for t in body["turns"] if t["seat"] == player["seat"]]
+        assert player["played_for"] == len(marked) > 0
+        assert player["turns"] == player["missed"] == 0 and player["accuracy"] is None
