@@ -46,6 +46,7 @@ const TEXT = {
     "log.take": "took {n} cards",
     "log.take.one": "took {n} card",
     "log.take_none": "took nothing",
+    "log.take_motif": "took {n} × {motif}",
     "log.discard": "discarded a card",
     "log.discard_motif": "discarded a {motif}",
     "ev.found": "{name} found the {treasure}",
@@ -138,6 +139,7 @@ const TEXT = {
     "log.take": "a pris {n} cartes",
     "log.take.one": "a pris {n} carte",
     "log.take_none": "n'a rien pris",
+    "log.take_motif": "a pris {n} × {motif}",
     "log.discard": "a défaussé une carte",
     "log.discard_motif": "a défaussé : {motif}",
     "ev.found": "{name} a trouvé : {treasure}",
@@ -229,6 +231,7 @@ const TEXT = {
     "log.take": "nahm {n} Karten",
     "log.take.one": "nahm {n} Karte",
     "log.take_none": "nahm nichts",
+    "log.take_motif": "nahm {n} × {motif}",
     "log.discard": "warf eine Karte ab",
     "log.discard_motif": "warf ab: {motif}",
     "ev.found": "{name} fand: {treasure}",
@@ -344,7 +347,11 @@ export function moveWords(notation, ctx = {}) {
     return [what, turned(Number(m[1] || 0))].filter(Boolean).join(", ");
   }
   if (text === "take:-") return t("log.take_none");
-  if ((m = /^take:(.+)$/.exec(text))) return t("log.take", { n: m[1].split("/").length });
+  if ((m = /^take:(.+)$/.exec(text))) {
+    const took = events.find((e) => e.type === "took" && Array.isArray(e.cards) && e.cards.length);
+    if (took) return t("log.take_motif", { n: took.cards.length, motif: motifName(took.cards[0].motif) });
+    return t("log.take", { n: m[1].split("/").length });
+  }
   if (/^discard:h[01]$/.test(text)) {
     const gone = events.find((e) => e.type === "discarded" && e.card);
     return gone ? t("log.discard_motif", { motif: motifName(gone.card.motif) }) : t("log.discard");
@@ -363,6 +370,7 @@ export function entryWords(notation, ctx = {}) {
   const parts = [moveWords(notation, ctx) || String(notation || "")];
   for (const ev of ctx.events || []) {
     if (!LOG_EVENTS.has(ev.type)) continue;
+    if (ev.type === "took" && Array.isArray(ev.cards)) continue;  // the move's words say it
     const words = eventWords(ev, ctx);
     if (words) parts.push(words);
   }

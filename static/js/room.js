@@ -66,6 +66,7 @@ const els = {
   computerSeats: byId("computer-seats"),
   seatNotice: byId("seat-notice"),
   seatTools: byId("seat-tools"),
+  seatToolsTitle: byId("seat-tools-title"),
   sound: byId("sound-toggle"),
   notifyToggle: byId("notify-toggle"),
   deviceButton: byId("device-button"),
@@ -384,6 +385,10 @@ function renderDuringGame() {
   // The player's own seat.
   const mine = seats.find((s) => s.seat === app.seat);
   els.seatTools.hidden = !(playing && app.seat !== null);
+  // On a shared device the tools act for the seat shown: say whose.
+  els.seatToolsTitle.textContent = passAndPlay && mine
+    ? t("seat.tools_named", { name: shownName(mine.name) })
+    : t("seat.tools");
   els.back.hidden = !(mine && controlOf(mine) === "away");
   els.sound.textContent = t(isMuted() ? "notify.sound_off" : "notify.sound_on");
   els.sound.setAttribute("aria-pressed", String(!isMuted()));

@@ -65,3 +65,25 @@ def test_place_a_card_by_clicking_a_lit_cell(server: str, browser) -> None:
     assert errors == []
     ctx_a.close()
     ctx_b.close()
+
+
+def test_a_take_is_said_once_in_the_log(server: str, browser) -> None:
+    """The move list says what a take took in the move's own words, not once more as an
+    event after it ("took 1 card · Ann took 1 × troubadour")."""
+    page = browser.new_page()
+    page.goto(server + "/")
+    words = page.evaluate(
+        """async () => {
+          const { entryWords } = await import("/static/js/movelog.js");
+          const names = (s) => ["Ann", "Bob"][s];
+          const card = { motif: "troubadour" };
+          const took = { type: "took", seat: 0, cards: [card, card] };
+          return [
+            entryWords("take:3,-4/3,-3", { variant: "cards", names, events: [took] }),
+            entryWords("take:3,-4", { variant: "cards", names, events: [] }),
+            entryWords("take:-", { variant: "cards", names, events: [] }),
+          ];
+        }"""
+    )
+    assert words == ["took 2 × troubadour", "took 1 card", "took nothing"], words
+    page.close()
