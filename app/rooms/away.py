@@ -57,11 +57,15 @@ async def leave(service: RoomService, computer: ComputerPlayers, conn: Connectio
     if info["status"] != "playing" or info["game_id"] is None:
         raise RoomError("illegal", "leave: no game is running in this room")
     seat, code = conn.seat, conn.room
-    await service.run_db(service.repo.replace_token, code, seat, hash_token(new_token()))
-    await service.run_db(service.repo.mark_left, info["game_id"], seat)
-    # Told before the room changes: a room message re-seats connections by token, and
-    # this one's token no longer holds the seat.
+    token_hash = hash_token(new_token())
+    await service.run_db(
+        service.repo.leave_seat, code, seat, info["game_id"], token_hash, LEVEL, "left"
+    )
+    # Told before the room's news: a room message re-seats connections by token, and
+    # this one's token no longer holds the seat. Should this stop here (a crash), the
+    # seat is the computer's all the same, and its sweep plays it.
     await service.hub.publish(
         {"room": code, "kind": "seat_moved", "seat": seat, "keep": None, "why": "left"}
     )
-    await computer.control(code, seat, LEVEL, "left")
+    await service.hub.publish({"room": code, "kind": "room"})
+    computer.poke(code)

@@ -495,15 +495,6 @@ class Repository:
             ).rowcount
         return changed == 1
 
-    def replace_token(self, code: str, seat: int, token_hash: str) -> None:
-        """The seat's key is now `token_hash`; any other key of the seat stops working."""
-        with self._tx() as s:
-            s.execute(
-                update(models.Seat)
-                .where(models.Seat.room_code == code, models.Seat.seat == seat)
-                .values(token_hash=token_hash, transfer_hash=None, transfer_expires=None)
-            )
-
     def set_transfer(self, code: str, seat: int, transfer_hash: str, expires: datetime) -> None:
         """Arm a one-time "continue on another device" key for the seat (one at a time)."""
         with self._tx() as s:
@@ -546,9 +537,25 @@ class Repository:
             ).all()
             return [(r[0], r[1], r[2]) for r in rows]
 
-    def mark_left(self, game_id: str, seat: int) -> None:
-        """Note on the game that `seat`'s player left it for good (its result shows it)."""
+    def leave_seat(
+        self, code: str, seat: int, game_id: str, token_hash: str, level: str, reason: str
+    ) -> None:
+        """A player leaves a running game for good, in one transaction: the seat's key is
+        replaced (coming back is watching), the game notes who left, and the computer
+        plays the seat from now on. Never half done: a seat whose key was gone but that
+        nobody played would stall the game."""
         with self._tx() as s:
+            s.execute(
+                update(models.Seat)
+                .where(models.Seat.room_code == code, models.Seat.seat == seat)
+                .values(
+                    token_hash=token_hash,
+                    transfer_hash=None,
+                    transfer_expires=None,
+                    level=level,
+                    reason=reason,
+                )
+            )
             row = s.get(models.Game, game_id, with_for_update=True)
             if row is not None and seat not in (row.left or []):
                 row.left = sorted([*(row.left or []), seat])

@@ -257,3 +257,29 @@ def test_in_the_team_edition_a_leaver_hands_the_seat_to_the_computer(client: Tes
         room = client.get(f"/api/rooms/{code}").json()
         assert room["seats"][0]["computer"] == {"level": "easy", "reason": "left"}
     assert client.get(f"/api/games/{game_id}").json()["left"] == [0]
+
+
+def test_a_leave_is_whole_or_nothing(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat's key, the game's leavers and the computer's hand on the seat change in
+    one write: a process that dies as soon as the leave is written (here: its first
+    news fails) leaves no seat whose key is gone but that nobody plays."""
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    game_id = start(client, code, tokens[0])
+    service = client.app.state.service  # type: ignore[attr-defined]
+    publish = service.hub.publish
+
+    async def dies_at_the_news(message: dict[str, Any]) -> None:
+        if message.get("kind") == "seat_moved":
+            raise RuntimeError("the process died here")
+        await publish(message)
+
+    with client.websocket_connect(f"/ws/{code}") as ann:
+        hello(ann, tokens[0])
+        monkeypatch.setattr(service.hub, "publish", dies_at_the_news)
+        ann.send_json({"type": "leave"})
+        assert receive_until(ann, "error")["code"] == "internal"
+    monkeypatch.setattr(service.hub, "publish", publish)
+    repo = client.app.state.repo  # type: ignore[attr-defined]
+    seat = repo.get_room(code).seats[0]
+    assert (seat.level, seat.reason) == ("easy", "left")  # the computer's: its sweep plays it
+    assert repo.get_game(game_id).left == [0]
