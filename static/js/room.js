@@ -310,6 +310,7 @@ function onState(msg) {
     }
   }
   app.view = view;
+  if (!consecutive) renderOptions();  // the seats dealt decide which options still speak
   clockView.update(view && view.status === "playing" ? msg.clock : null);
   if (!app.game) app.game = createGameUI();
   showPhase();
@@ -489,8 +490,13 @@ function setRoom(room) {
 
 /** The room's options in words, in its header and above its seats. */
 function renderOptions() {
-  // Nothing until the room is known: the defaults are not this room's options.
-  const words = app.room ? optionWords(variant, app.room.options) : [];
+  // Nothing until the room is known: the defaults are not this room's options. Once a
+  // game is dealt, a colour nobody plays has no spell to tell (Team: `spell_<colour>`).
+  const inPlay = app.room && app.room.status !== "lobby" && app.view && Array.isArray(app.view.players)
+    ? new Set(app.view.players.map((p) => p.color))
+    : null;
+  const words = (app.room ? optionWords(variant, app.room.options) : [])
+    .filter((w) => !inPlay || !w.key.startsWith("spell_") || inPlay.has(w.key.slice("spell_".length)));
   const list = byId("room-options");
   list.replaceChildren(...words.map((w) => h("li", { class: "chip", "data-option": w.key }, w.text)));
   list.hidden = words.length === 0;

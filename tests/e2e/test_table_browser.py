@@ -181,3 +181,32 @@ def _play_to_the_end(server: str, made: dict) -> None:
             state = peer.until("state", timeout=30)
     finally:
         peer.close()
+
+
+def test_a_dealt_team_game_names_only_the_spells_of_its_colours(server: str, browser) -> None:
+    """Before the start every colour's spell is an option; once two seats are dealt, the
+    header tells the two that are in play, not four."""
+    room = http_json(
+        "POST",
+        server + "/api/rooms",
+        {"variant": "team", "options": {"mode": "standard"}, "name": "Ann", "computers": ["easy"]},
+    )
+    page = browser.new_page(**DESKTOP)
+    page.goto(server + "/")
+    remember = "([code, token]) => localStorage.setItem('labyrinth:token:' + code, token)"
+    page.evaluate(remember, [room["code"], room["token"]])
+    page.goto(server + room["url"])
+    chips = "[data-testid=room-options] li"
+    page.wait_for_selector(chips)
+    before = set(page.eval_on_selector_all(chips, "(els) => els.map((e) => e.dataset.option)"))
+    assert {"spell_red", "spell_yellow", "spell_green", "spell_blue"} <= before
+    http_json("POST", f"{server}/api/rooms/{room['code']}/start", {}, room["host_token"])
+    page.wait_for_selector("[data-testid=board]")
+    colours = page.evaluate(
+        "async (code) => (await (await fetch('/api/rooms/' + code + '/view')).json())"
+        ".view.players.map((p) => p.color)",
+        room["code"],
+    )
+    shown = set(page.eval_on_selector_all(chips, "(els) => els.map((e) => e.dataset.option)"))
+    assert shown == {"mode"} | {f"spell_{c}" for c in colours} and len(colours) == 2, shown
+    page.close()
