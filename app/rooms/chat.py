@@ -51,7 +51,10 @@ class ChatHistory:
     speaking: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def hear(self, message: dict[str, Any]) -> None:
-        """A line the hub delivered to this process."""
+        """A line the hub delivered to this process (one without an id, from a process
+        of an older version, is told but not kept)."""
+        if not isinstance(message.get("id"), int):
+            return
         if self.lines is not None:
             self.lines = _last([*self.lines, message])
         elif self.heard is not None:

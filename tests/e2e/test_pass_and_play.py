@@ -81,6 +81,17 @@ def _push_and_move(page: Any, seat: int) -> None:
     page.locator("[data-testid^=cell-]").first.click()
 
 
+def _every_seat_connected(page: Any, code: str) -> None:
+    """Until the server counts every seat of the room connected (one socket each)."""
+    wait_for_js(
+        page,
+        "async (code) => (await (await fetch('/api/rooms/' + code)).json())"
+        ".seats.every((s) => s.connected)",
+        code,
+        timeout=15000,
+    )
+
+
 def _nothing_of_a_seat_in_the_page(page: Any) -> None:
     """While the shield is up, no target (box, attribute, board marker), board or hand
     is in the document at all: hidden is not enough."""
@@ -108,13 +119,7 @@ def test_two_people_pass_the_device(server: str, browser, tmp_path: Path) -> Non
     assert room["status"] == "playing"
     assert [(s["name"], s["kind"]) for s in room["seats"]] == [("Ann", "human"), ("Bob", "human")]
     # Both seats are connected (one socket each): neither will turn "away".
-    wait_for_js(
-        page,
-        "async (code) => (await (await fetch('/api/rooms/' + code)).json())"
-        ".seats.every((s) => s.connected)",
-        code,
-        timeout=15000,
-    )
+    _every_seat_connected(page, code)
     _tap(page, "Ann")
     page.wait_for_selector("[data-testid=target][data-target]:not([data-target=''])")
     ann_target = page.get_attribute("[data-testid=target]", "data-target")
@@ -555,13 +560,7 @@ def test_the_device_hears_no_news_of_its_own_seats(server: str, browser) -> None
     for _ in range(3):  # each reload opens the three seats' sockets one after the other
         page.reload()
         page.wait_for_selector(SHIELD_UP)
-        wait_for_js(
-            page,
-            "async (code) => (await (await fetch('/api/rooms/' + code)).json())"
-            ".seats.every((s) => s.connected)",
-            code,
-            timeout=15000,
-        )
+        _every_seat_connected(page, code)
         page.wait_for_timeout(300)  # the room message that says so has reached the page
     said = page.evaluate("JSON.parse(sessionStorage.getItem('news-said') || '[]')")
     assert not [line for line in said if "back" in line or "left" in line], said

@@ -107,6 +107,7 @@ def test_a_line_heard_while_the_lines_are_read_is_kept_once() -> None:
     not; either way it is kept once, in its place."""
     history = ChatHistory()
     history.hear({"id": 0, "text": "before any read: the read has it"})  # not kept yet
+    history.hear({"text": "an older process's line, without an id"})  # told, not kept
 
     async def stored() -> list[ChatRecord]:
         history.hear({"id": 2, "text": "line 2"})  # in the read too
