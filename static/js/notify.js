@@ -58,12 +58,14 @@ export function canAskNotifications() {
   return typeof Notification !== "undefined" && Notification.permission === "default";
 }
 
+/** Ask the browser; the answer is the permission after it ("granted", "denied", or
+ * "default" when the person closed the prompt without choosing). */
 export async function askNotifications() {
-  if (typeof Notification === "undefined") return false;
+  if (typeof Notification === "undefined") return "denied";
   try {
-    return (await Notification.requestPermission()) === "granted";
+    return await Notification.requestPermission();
   } catch {
-    return false;
+    return Notification.permission;
   }
 }
 

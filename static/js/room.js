@@ -450,7 +450,9 @@ function setupSeatTools() {
     renderDuringGame();
   });
   els.notifyToggle.addEventListener("click", async () => {
-    await askNotifications();
+    // Said either way: a prompt closed without a choice left the button as it was.
+    const answer = await askNotifications();
+    showNews(t(answer === "granted" ? "notify.granted" : answer === "denied" ? "notify.denied" : "notify.dismissed"));
     renderDuringGame();
   });
   els.deviceButton.addEventListener("click", openDeviceLink);

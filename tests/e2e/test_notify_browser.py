@@ -121,3 +121,40 @@ def test_your_turn_title_sound_mute_and_notification(server: str, browser: Any) 
     assert b.text_content("[data-testid=sound-toggle]") == "Sound on"
     assert b.get_attribute("[data-testid=sound-toggle]", "aria-pressed") == "true"
     assert errors == []
+
+
+# The browser's prompt, answered by the test: `window.__answer` is what the person chose
+# ("default": they closed it without choosing).
+PROMPT = """
+window.__answer = "default";
+let permission = "default";
+window.Notification = class {
+  static get permission() { return permission; }
+  static async requestPermission() { permission = window.__answer; return permission; }
+};
+"""
+
+
+def test_asking_for_notifications_says_what_came_of_it(server: str, browser: Any) -> None:
+    room = http_json(
+        "POST",
+        server + "/api/rooms",
+        {"variant": "classic", "name": "Ann", "computers": ["easy"], "start": True},
+    )
+    ctx = browser.new_context(**DESKTOP)
+    ctx.add_init_script(PROMPT)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    remember = "([code, token]) => localStorage.setItem('labyrinth:token:' + code, token)"
+    page.evaluate(remember, [room["code"], room["token"]])
+    page.goto(server + room["url"])
+    toggle = "[data-testid=notify-toggle]"
+    page.wait_for_selector(f"{toggle}:not([hidden])")
+    page.click(toggle)  # closed without a choice: told, and the button stays to ask again
+    page.wait_for_selector("[data-testid=news]:has-text('the button asks again')")
+    assert page.is_visible(toggle)
+    page.evaluate("window.__answer = 'denied'")
+    page.click(toggle)
+    page.wait_for_selector("[data-testid=news]:has-text('blocked for this site')")
+    assert page.is_hidden(toggle)  # nothing left to ask: the settings are the way
+    ctx.close()
