@@ -125,7 +125,7 @@ def test_two_people_pass_the_device(server: str, browser, tmp_path: Path) -> Non
     ann_target = page.get_attribute("[data-testid=target]", "data-target")
     assert ann_target == page.evaluate(SEAT_VIEW, [code, 0])["players"][0]["target"]
     # the seat's tools (another device, leave) say whose seat they act for
-    assert page.text_content("[data-testid=seat-tools-title]") == "Ann’s seat"
+    assert page.text_content("[data-testid=seat-tools-title]") == "Ann's seat"
     page.screenshot(path=str(tmp_path / "ann-desktop.png"))
 
     # Ann pushes and moves; the shield names Bob and Ann's target leaves the page.
@@ -142,7 +142,7 @@ def test_two_people_pass_the_device(server: str, browser, tmp_path: Path) -> Non
     page.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
     page.wait_for_selector("[data-testid=target][data-target]:not([data-target=''])")
     bob_target = page.get_attribute("[data-testid=target]", "data-target")
-    assert page.text_content("[data-testid=seat-tools-title]") == "Bob’s seat"
+    assert page.text_content("[data-testid=seat-tools-title]") == "Bob's seat"
     bob_view = page.evaluate(SEAT_VIEW, [code, 1])
     assert bob_target == bob_view["players"][1]["target"] != ann_target
     assert "target" not in bob_view["players"][0]
