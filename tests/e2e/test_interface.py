@@ -524,3 +524,29 @@ def test_a_decision_with_one_answer_is_not_asked(server: str, browser: Any) -> N
     }"""
     )
     assert sent == [{"type": "no_coin"}]  # sent once; with two answers, nothing is sent
+
+
+def test_a_long_name_keeps_its_words_beside_a_lost_connection(server: str, browser: Any) -> None:
+    """'Günther-Maximilian' with 'reconnecting…' beside it in the 270 px players' column:
+    the word goes to the next line, not the name cut into 'Maximili / an'."""
+    room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
+    long_name = "Günther-Maximilian"
+    http_json("POST", f"{server}/api/rooms/{room['code']}/join", {"name": long_name})
+    seat = http_json("POST", f"{server}/api/rooms/{room['code']}/join", {"name": "Amélie"})
+    http_json("POST", f"{server}/api/rooms/{room['code']}/start", {}, room["host_token"])
+    page = browser.new_page(**DESKTOP)
+    page.goto(server + "/")
+    remember = "([code, token]) => localStorage.setItem('labyrinth:token:' + code, token)"
+    page.evaluate(remember, [room["code"], seat["token"]])
+    page.goto(server + room["url"])
+    page.wait_for_selector("[data-testid=player-0] [data-testid=conn-mark][data-connected=false]")
+    lines = page.evaluate(
+        """() => {
+          const name = document.querySelector("[data-testid=player-0] .player-name");
+          const range = document.createRange();
+          range.selectNodeContents(name);
+          return [name.textContent, range.getClientRects().length];
+        }"""
+    )
+    assert lines == [long_name, 1], lines
+    page.close()
