@@ -20,11 +20,13 @@ export function applies(opt, values) {
 
 /**
  * The options of `variant` set to `values`, each as `{key, text}`: only those that apply,
- * each value in words.
+ * each value in words. With `colors` (the seats' colours once a game is dealt), an option
+ * of one colour (a Team seat's spell) is told only when a seat plays that colour.
  * @param {{options: object[]}} variant
  * @param {Record<string, any>} values
+ * @param {Set<string>|null} [colors]
  */
-export function optionWords(variant, values) {
+export function optionWords(variant, values, colors = null) {
   const out = [];
   const given = values || {};
   // An option left out has its default, and whether another applies depends on it (a
@@ -32,7 +34,7 @@ export function optionWords(variant, values) {
   const effective = {};
   for (const opt of variant.options || []) effective[opt.key] = opt.key in given ? given[opt.key] : opt.default;
   for (const opt of variant.options || []) {
-    if (!applies(opt, effective)) continue;
+    if (!applies(opt, effective) || (colors && opt.color && !colors.has(opt.color))) continue;
     const value = opt.key in given ? given[opt.key] : opt.default;
     let shown;
     if (opt.type === "boolean") shown = t(value ? "option.on" : "option.off");

@@ -493,12 +493,11 @@ function setRoom(room) {
 /** The room's options in words, in its header and above its seats. */
 function renderOptions() {
   // Nothing until the room is known: the defaults are not this room's options. Once a
-  // game is dealt, a colour nobody plays has no spell to tell (Team: `spell_<colour>`).
-  const inPlay = app.room && app.room.status !== "lobby" && app.view && Array.isArray(app.view.players)
+  // game is dealt, its seats' colours say which colour's options still speak.
+  const dealt = app.room && app.room.status !== "lobby" && app.view && Array.isArray(app.view.players)
     ? new Set(app.view.players.map((p) => p.color))
     : null;
-  const words = (app.room ? optionWords(variant, app.room.options) : [])
-    .filter((w) => !inPlay || !w.key.startsWith("spell_") || inPlay.has(w.key.slice("spell_".length)));
+  const words = app.room ? optionWords(variant, app.room.options, dealt) : [];
   const list = byId("room-options");
   list.replaceChildren(...words.map((w) => h("li", { class: "chip", "data-option": w.key }, w.text)));
   list.hidden = words.length === 0;

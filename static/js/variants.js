@@ -52,7 +52,7 @@ export const VARIANTS = [
       { key: "mode", type: "choice", default: "introductory", label: "option.mode", help: "option.mode.help",
         choices: ["introductory", "standard", "expert"].map((v) => ({ value: v, label: `option.mode.${v}` })) },
       ...["red", "yellow", "green", "blue"].map((color) => ({
-        key: `spell_${color}`, type: "choice", default: "random", label: `option.spell_${color}`, help: "option.spell.help",
+        key: `spell_${color}`, color, type: "choice", default: "random", label: `option.spell_${color}`, help: "option.spell.help",
         // Introductory mode gives everyone Push and Rotate: the spell choices do not apply.
         when: (values) => values.mode !== "introductory",
         choices: ["random", "rotate", "switch", "traverse", "teleport", "escape"].map((v) => ({ value: v, label: `spell.${v}` })),
