@@ -17,6 +17,26 @@ from app.rooms.clock import Clock, parse_clock
 from app.rules import Game
 from app.store.repository import ActionRecord, GameRecord, aware
 
+# The events a move list puts into words beside a move (what it found, took, lost or
+# ended), the only ones a `history` entry carries: the others (`pushed`, `moved`,
+# `turn`...) repeat the move itself and would make a long game's history four times
+# as large. docs/protocol.md lists them; the client's move log reads these.
+HISTORY_EVENTS = frozenset(
+    {
+        "found",
+        "event",
+        "took",
+        "collected",
+        "lost",
+        "duel_won",
+        "final_duel",
+        "won",
+        "second_phase",
+        "placed",
+        "discarded",
+    }
+)
+
 
 def dumps(message: Any) -> str:
     """Compact JSON, non-ASCII as UTF-8: what `json.dumps(message, separators=(",", ":"),
@@ -50,6 +70,9 @@ class LiveGame:
     clock: Clock | None = None
     # seq -> who the server played that action as ("computer:<reason>"), for the move list.
     bys: dict[int, str] = field(default_factory=dict)
+    # seq -> the action's events of `HISTORY_EVENTS` (unredacted), for the move list
+    # sent after a hello or a sync: a page that reloads words each move as it did live.
+    notable: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     _messages: dict[tuple[int | None, bool, bool], str] = field(default_factory=dict)
     _history: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
     # The last board grid serialised, with the list it was written from (kept alive, so
@@ -88,6 +111,7 @@ class LiveGame:
             self.last = LastAction(entry.seq, entry.seat, entry.payload, events, entry.by)
             if entry.by:
                 self.bys[entry.seq] = entry.by
+            self._note(entry.seq, events)
             if self.clock is not None:
                 at = aware(entry.at) or datetime.now(UTC)
                 self.clock.step(at, entry.by, self.game.to_move)
@@ -120,9 +144,15 @@ class LiveGame:
         self.last = LastAction(game.seq, seat, action, events, by)
         if by:
             self.bys[game.seq] = by
+        self._note(game.seq, events)
         if clock is not None:
             self.clock = clock
         self._invalidate()
+
+    def _note(self, seq: int, events: list[Any]) -> None:
+        kept = [e for e in events if isinstance(e, dict) and e.get("type") in HISTORY_EVENTS]
+        if kept:
+            self.notable[seq] = kept
 
     def _invalidate(self) -> None:
         self._messages.clear()
@@ -194,14 +224,18 @@ class LiveGame:
         cached = self._history.get(viewer)
         if cached is None:
             engine, state = self.game.engine, self.game.state
-            cached = [
-                {
+            cached = []
+            for seq, seat, action in self.game.actions:
+                entry: dict[str, Any] = {
                     "seq": seq,
                     "seat": seat,
                     "notation": engine.notation(engine.redact_action(state, seat, action, viewer)),
                 }
-                | ({"by": self.bys[seq]} if seq in self.bys else {})
-                for seq, seat, action in self.game.actions
-            ]
+                if seq in self.bys:
+                    entry["by"] = self.bys[seq]
+                notable = self.notable.get(seq)
+                if notable and (shown := engine.redact_events(state, notable, viewer)):
+                    entry["events"] = shown
+                cached.append(entry)
             self._history[viewer] = cached
         return cached

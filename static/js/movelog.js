@@ -4,9 +4,9 @@
  *
  * The compact notation (`W4+1`, `h0@0,-5+1`, `take:1,-1`) stays the record's language;
  * players read a sentence ("pushed at W4, turned once"), with the notation
- * beside it as a small label. Words come from the notation alone, so the whole history a
- * room sends (notations only) reads as well as the moves seen live; a move's events
- * (when known: live moves, replays) add what it found or took. A notation this module
+ * beside it as a small label. Words come from the notation; a move's events (live moves,
+ * replays, and the history a room sends after a reload, which keeps the kinds listed in
+ * `LOG_EVENTS` and the card game's `placed`/`discarded`) add what it found or took. A notation this module
  * does not know (a newer action) is shown as it is, never hidden.
  */
 

@@ -59,6 +59,13 @@ def test_place_a_card_by_clicking_a_lit_cell(server: str, browser) -> None:
     a.locator(".place-cell.legal").first.click()
     b.wait_for_selector("[data-testid=move-log][data-count='1']")
     assert PLACE.match(b.text_content("[data-testid=log-entry] .log-notation") or "")
+    # the move list read again after a reload says what it said live ("placed a troubadour")
+    first = "[data-testid=log-entry][data-seq='1'] [data-testid=log-words]"
+    told = b.text_content(first)
+    assert told and told.startswith("placed a ") and not told.startswith("placed a card")
+    b.reload()
+    b.wait_for_selector(first)
+    assert b.text_content(first) == told
     assert b.locator("[data-testid=board] .layout-card").count() >= 5
     # a card may have been taken; either way seat 0 has played
     a.wait_for_selector("[data-testid=turn-status][data-seat='1'], [data-phase=take]")

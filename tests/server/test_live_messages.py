@@ -10,9 +10,10 @@ from typing import Any, cast
 
 import pytest
 
-from app.rooms.live import LiveGame
+from app.rooms.live import HISTORY_EVENTS, LiveGame
 from app.rules import Game
 from app.rules.classic import parse_action
+from app.store.repository import ActionRecord
 from tests.rules.helpers import arm_event, new_game
 
 
@@ -58,3 +59,37 @@ def test_each_view_is_sent_whole_move_after_move(variant: str) -> None:
         action = chooser.choice(live.game.legal_actions(seat))
         successor, events = live.tentative(seat, action)
         live.commit(successor, seat, action, events)
+
+
+@pytest.mark.parametrize("variant", ["classic", "master", "team", "cards"])
+def test_a_history_words_each_move_as_it_was_told_live(variant: str) -> None:
+    """A page that reloads gets the move list with the events it puts into words (what a
+    move found, took, lost or ended), each redacted for its viewer as the live `last`
+    was, from the game played here and from the same game rebuilt from the log; the
+    events that only repeat the move (pushed, moved, turn) stay out of it."""
+    players = ["Ann", "Bob", "Cy"] if variant == "cards" else ["Ann", "Bob"]
+    viewers: tuple[int | None, ...] = (0, 1, None)
+    live = LiveGame(record=cast(Any, None), game=Game.new(variant, players, "told-seed"))
+    chooser = random.Random(5)
+    told: dict[int | None, list[list[dict[str, Any]]]] = {v: [] for v in viewers}
+    records: list[ActionRecord] = []
+    for _ in range(400):
+        seat = live.game.to_move
+        if seat is None:
+            break
+        action = chooser.choice(live.game.legal_actions(seat))
+        successor, events = live.tentative(seat, action)
+        if successor.result is not None:
+            break  # the end reveals what was secret: compare while it is still running
+        live.commit(successor, seat, action, events)
+        records.append(ActionRecord(successor.seq, seat, action))
+        for viewer in viewers:
+            last = json.loads(live.state_message(viewer))["last"]
+            told[viewer].append([e for e in last["events"] if e["type"] in HISTORY_EVENTS])
+    rebuilt = LiveGame(record=cast(Any, None), game=Game.new(variant, players, "told-seed"))
+    rebuilt.extend(records)
+    assert any(told[0]), "the game found, took or placed nothing: a test of nothing"
+    for viewer in viewers:
+        for source in (live, rebuilt):
+            history = json.loads(source.state_message(viewer, with_history=True))["history"]
+            assert [entry.get("events", []) for entry in history] == told[viewer]
