@@ -47,6 +47,10 @@ TURN_STARTS: dict[str, tuple[Callable[[JSON, JSON | None], bool], bool]] = {
 }
 
 
+# An action that makes a "turn" of its own in the log and is no player's decision.
+NOT_A_TURN = "daedalus"
+
+
 def count_turns(variant: str, log: Iterable[tuple[int, str | None]]) -> int | None:
     """How many turns a log of `(seat, action type)` holds, cut as the judges cut it (a
     classic turn is a push and a move; a double turn is two): what a person means by "a
@@ -56,15 +60,18 @@ def count_turns(variant: str, log: Iterable[tuple[int, str | None]]) -> int | No
     if variant not in TURN_STARTS:
         return None
     starts, by_seat = TURN_STARTS[variant]
-    turns = 0
+    turns: list[list[str | None]] = []
     previous: JSON | None = None
     last_seat: int | None = None
     for seat, kind in log:
         action: JSON = {"type": kind}
         if starts(action, previous) or (by_seat and turns and seat != last_seat):
-            turns += 1
+            turns.append([])
+        if turns:
+            turns[-1].append(kind)
         previous, last_seat = action, seat
-    return turns
+    # Turning the Team Edition's first Daedalus card is nobody's turn: the judges skip it.
+    return sum(1 for kinds in turns if kinds != [NOT_A_TURN])
 
 
 # The kinds of mark that count against a turn's accuracy (a gift, a risk, a coin or a

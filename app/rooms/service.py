@@ -869,8 +869,9 @@ class RoomService:
         if ref is not None:
             welcome["ref"] = ref
         conn.send(dumps(welcome))
-        if live is None:
+        if live is None and room.live is not None and room.live.id == room.record.game_id:
             live = room.live  # a game may have started while the welcome was built
+            # (not the game before a room that reopened: that one is over and gone)
         if live is not None:
             self._send_state(conn, live, with_history=True)
         conn.welcomed = True
@@ -944,6 +945,11 @@ class RoomService:
     async def act(self, conn: Connection, seq: Any, action: dict[str, Any]) -> None:
         if conn.seat is None:
             raise RoomError("spectator", "spectators cannot act; take a seat to play")
+        room = self.rooms.get(conn.room)
+        if room is not None:
+            # A person who plays is back: the computer stood in for them after timeouts,
+            # and would otherwise finish the turn they have just begun.
+            await self._back(room, conn.seat)
         await self.submit(conn.room, conn.seat, seq, action)
 
     async def submit(

@@ -86,7 +86,13 @@ def rematch_accept(offer: dict[str, Any], seat: int) -> dict[str, Any]:
     return offer | {"accepted": sorted(set(offer["accepted"]) | {seat})}
 
 
+def answering(room: RoomRecord) -> set[int]:
+    """The seats a "play again" waits for: not those whose person left the game, whose
+    key no longer works (they are freed when the next game starts)."""
+    return {s.seat for s in room.seats if not (s.kind != "computer" and s.reason == "left")}
+
+
 def rematch_due(offer: dict[str, Any], room: RoomRecord, now: datetime) -> bool:
-    """Everyone accepted, or the time is up: the offer is settled now."""
-    everyone = {s.seat for s in room.seats} <= set(offer["accepted"])
+    """Everyone who can answer accepted, or the time is up: the offer is settled now."""
+    everyone = answering(room) <= set(offer["accepted"])
     return everyone or now >= datetime.fromisoformat(offer["deadline"])

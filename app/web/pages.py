@@ -82,6 +82,8 @@ async def replay_page(request: Request, game_id: str) -> HTMLResponse:
         game_id=game.id,
         variant=game.variant,
         game_status=game.status,
+        # a game still played is watched in its room: the page links there instead
+        live_url=f"/r/{quote(game.room_code)}" if game.room_code else None,
         ui=GAME_UIS.get(game.variant),
         # `v`: a browser's cached body (an hour) is not reused by a client of other code
         replay_url=f"/api/games/{quote(game.id)}/replay?frames=patches&v={VERSION[:16]}",

@@ -7,7 +7,7 @@
 import { ApiError, saveToken } from "./api.js";
 import { byId, h } from "./dom.js";
 import { formatList, t } from "./i18n.js";
-import { LEVELS, optionsText, saveHostToken, tableApi } from "./table.js";
+import { LEVELS, optionsText, saveHostToken, shownName, tableApi } from "./table.js";
 import { variantById } from "./variants.js";
 
 const els = {
@@ -85,7 +85,7 @@ function renderOpenTables() {
     const variant = variantById(room.variant);
     els.open.append(h("li", { class: "game-item", "data-testid": "open-table" },
       h("div", { class: "game-main" },
-        h("span", { class: "game-players" }, formatList(room.players)),
+        h("span", { class: "game-players" }, formatList((room.players || []).map(shownName))),
         h("span", { class: "game-meta" },
           variant ? t(variant.label) : room.variant, " · ", optionsText(variant, room.options), " · ",
           h("span", { "data-testid": "seats-free" }, t("lobby.seats_free", { n: room.seats_free })))),

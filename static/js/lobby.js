@@ -187,9 +187,12 @@ function renderLive() {
 function winnerText(g) {
   const result = g.result || (details.get(g.id) && details.get(g.id).result);
   if (!result) return details.has(g.id) || g.result === null ? t("lobby.no_winner") : "";
+  // The Team Edition is won or lost by everyone together.
+  if (g.variant === "team") return t((result.winners || []).length ? "lobby.team_won" : "lobby.team_lost");
   const names = playerNames(g);
   const winners = (result.winners || []).map((s) => names[s] ?? `#${s}`);
-  return winners.length ? t("lobby.winner", { names: formatList(winners) }) : t("lobby.no_winner");
+  if (!winners.length) return t("lobby.no_winner");
+  return t(winners.length > 1 ? "lobby.winners" : "lobby.winner", { names: formatList(winners) });
 }
 
 function renderFinished() {

@@ -307,8 +307,14 @@ export class LocalSeatsSocket extends EventTarget {
         }
         return;
       case "room":
+        // Every socket hears these alike: the primary's copy reaches the page. A seat the
+        // computer took or gave back changes whose turn the device shows.
+        if (primary) {
+          this.emit(msg);
+          this.decide(this.view);
+        }
+        return;
       case "chat":
-        // Every socket hears these alike: the primary's copy reaches the page.
         if (primary) this.emit(msg);
         return;
       case "state":
@@ -364,6 +370,17 @@ export class LocalSeatsSocket extends EventTarget {
 
   // ------------------------------------------------------------------ deciding
 
+  /**
+   * Whether `seat` is a local seat its person plays now: not while the computer stands in
+   * for them (their turns ran out), whose turns then show as any computer's.
+   */
+  plays(seat) {
+    if (!this.local.has(seat)) return false;
+    const seats = this.room && Array.isArray(this.room.seats) ? this.room.seats : [];
+    const record = seats.find((s) => s.seat === seat);
+    return !(record && record.computer);
+  }
+
   /** The local seat to show for `view`: the actor if local, else the next local seat. */
   targetSeat(view) {
     const seats = this.seats();
@@ -374,11 +391,11 @@ export class LocalSeatsSocket extends EventTarget {
       for (const seat of [this.shown, this.holder]) if (this.local.has(seat)) return seat;
       return seats[0];
     }
-    if (this.local.has(actor)) return actor;
+    if (this.plays(actor)) return actor;
     const count = view && Array.isArray(view.players) ? view.players.length : seats.length;
     for (let k = 1; k <= count; k++) {
       const next = (actor + k) % count;
-      if (this.local.has(next)) return next;
+      if (this.plays(next)) return next;
     }
     return seats[0];
   }
@@ -397,7 +414,7 @@ export class LocalSeatsSocket extends EventTarget {
       return;
     }
     const actor = actorOf(view);
-    if (actor === null || !this.local.has(actor)) {
+    if (actor === null || !this.plays(actor)) {
       // A computer's (or a remote player's) turn: with secrets, in a spectator's view;
       // without, in the view already shown.
       if (this.secrets && heading !== WATCH) this.showNow(WATCH);
@@ -454,19 +471,40 @@ export class LocalSeatsSocket extends EventTarget {
     }));
   }
 
-  /** A seat this browser no longer holds (left, moved to another device, token refused). */
+  /**
+   * A seat this browser no longer holds (left, moved to another device, token refused).
+   * The others play on here: the page hears of it as news (`dropped`, detail `{seat,
+   * name, why}`), not as its own seat moving. When none is left, the page is told its
+   * seat moved and goes on as a spectator's, through the watcher.
+   */
   drop(seat, movedMsg = null) {
     const entry = this.local.get(seat);
     if (!entry) return;
     entry.socket.close();
     this.local.remove(entry);
     this.save();
-    if (this.shown === seat) {
-      this.shown = null;
-      if (movedMsg) this.emit(movedMsg);
-    }
     if (this.pending === seat) this.pending = null;
     if (this.awaiting === seat) this.awaiting = null;
+    if (!this.local.entries.length) {
+      this.shown = null;
+      if (movedMsg) this.emit(movedMsg);
+      this.showNow(WATCH);
+      return;
+    }
+    if (this.shown === seat) this.shown = null;
+    const why = movedMsg ? movedMsg.why || "device" : "freed";
+    this.dispatchEvent(new CustomEvent("dropped", { detail: { seat, name: entry.name, why } }));
     this.decide(this.view);
+  }
+
+  /** The people this page plays for, by seat: `[{seat, name}]`. */
+  people() {
+    return this.seats().map((seat) => ({ seat, name: this.local.get(seat).name }));
+  }
+
+  /** Send as one local seat, whichever is shown (`back` for a seat the computer holds). */
+  sendAs(seat, msg) {
+    const entry = this.local.get(seat);
+    return entry ? entry.socket.send(msg) : false;
   }
 }

@@ -344,6 +344,9 @@ async function verify() {
   renderVerdict();
 }
 
+/** The checks `POST /api/games/{id}/verify` makes (app/records.py), said in words here. */
+const CHECKS = new Set(["seed_hash", "replay", "finished", "final_seq", "result"]);
+
 function renderVerdict() {
   const v = state.verdict;
   if (!v) return;
@@ -358,8 +361,12 @@ function renderVerdict() {
   els.verdict.append(h("strong", {}, t(v.ok ? "replay.verified_ok" : "replay.verified_fail")));
   const list = h("ul", { class: "check-list" });
   for (const c of v.checks) {
+    // Each known check in the page's language; its figures (hashes, counts) as sent.
+    const known = CHECKS.has(c.name);
     list.append(h("li", { class: c.ok ? "ok" : "fail", "data-check": c.name },
-      c.ok ? "✓ " : "✗ ", h("strong", {}, c.name), ": ", c.detail));
+      c.ok ? "✓ " : "✗ ", h("strong", {}, known ? t(`check.${c.name}`) : c.name), t("check.sep"),
+      known ? t(`check.${c.name}.${c.ok ? "ok" : "fail"}`) : c.detail,
+      known ? h("code", { class: "check-detail" }, c.detail) : null));
   }
   els.verdict.append(list);
 }

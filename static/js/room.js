@@ -63,6 +63,7 @@ const els = {
   clock: byId("clock"),
   roomClock: byId("room-clock"),
   away: byId("away-banner"),
+  backBanner: byId("back-banner"),
   computerSeats: byId("computer-seats"),
   seatNotice: byId("seat-notice"),
   seatTools: byId("seat-tools"),
@@ -98,8 +99,10 @@ const app = {
   hasState: false,
   /** the last state's view, for whose turn it is */
   view: null,
-  /** away seats the player chose to wait for (until that seat's state changes) */
-  waiting: new Set(),
+  /** away seats the player chose to wait for, each until when (or until it changes) */
+  waiting: new Map(),
+  /** the seat this page held before it moved to another device or left */
+  formerSeat: null,
 };
 
 const clockView = new ClockView(els.clock, (seat) => seatName(seat));
@@ -346,6 +349,9 @@ function clockWords(clock) {
   return t("clock.turn", { time: clock.seconds >= 60 ? `${clock.seconds / 60} min` : `${clock.seconds} s` });
 }
 
+/** How long "Wait" for an away player holds before the choice is offered again. */
+const WAIT_MS = 45_000;
+
 /** Away players, computer-played seats, the player's own seat tools. */
 function renderDuringGame() {
   const room = app.room;
@@ -368,14 +374,16 @@ function renderDuringGame() {
   // An away player on their turn: the others choose to wait or let the computer play.
   const mover = actorOf(view);
   const awaySeat = playing && app.seat !== null && mover !== app.seat
-    ? seats.find((s) => s.seat === mover && s.away && !s.connected && !s.computer && !app.waiting.has(s.seat))
+    ? seats.find((s) => s.seat === mover && s.away && !s.connected && !s.computer && !((app.waiting.get(s.seat) || 0) > Date.now()))
     : null;
   els.away.hidden = !awaySeat;
   if (awaySeat) {
     els.away.replaceChildren(
       h("span", { class: "away-text" }, t("away.is_away", { name: shownName(awaySeat.name) })),
       h("button", { type: "button", "data-testid": "away-wait", on: { click: () => {
-        app.waiting.add(awaySeat.seat);
+        // For a while: a player who never comes back is offered again.
+        app.waiting.set(awaySeat.seat, Date.now() + WAIT_MS);
+        setTimeout(renderDuringGame, WAIT_MS + 100);
         renderDuringGame();
       } } }, t("away.wait")),
       h("button", { type: "button", class: "primary", "data-testid": "away-takeover", on: { click: () => {
@@ -383,6 +391,7 @@ function renderDuringGame() {
       } } }, t("away.takeover")));
   }
   for (const s of seats) if (s.connected || s.computer) app.waiting.delete(s.seat);
+  renderStandIns(playing ? seats.filter((s) => ownSeats().includes(s.seat) && controlOf(s) === "away") : []);
   // The player's own seat.
   const mine = seats.find((s) => s.seat === app.seat);
   els.seatTools.hidden = !(playing && app.seat !== null);
@@ -396,7 +405,38 @@ function renderDuringGame() {
   els.notifyToggle.hidden = !canAskNotifications();
 }
 
+/** The seats this page plays: the local seats of a shared device, else its one seat. */
+function ownSeats() {
+  if (passAndPlay) return socket.seats();
+  return app.seat === null ? [] : [app.seat];
+}
+
+/**
+ * This page's own seats the computer plays while their person is away (their turns ran
+ * out), said at the top with the way back: a move on their turn also brings them back.
+ */
+function renderStandIns(standIns) {
+  els.backBanner.hidden = !standIns.length;
+  // Built again only when it changes: a button replaced under a finger loses the tap.
+  const drawn = JSON.stringify([lang(), standIns.map((s) => [s.seat, s.name])]);
+  if (els.backBanner.dataset.drawn === drawn) return;
+  els.backBanner.dataset.drawn = drawn;
+  els.backBanner.replaceChildren(...standIns.map((s) => {
+    const name = shownName(s.name);
+    const back = () => {
+      const msg = { type: "back", id: "b" + ++app.refs };
+      if (passAndPlay) socket.sendAs(s.seat, msg);
+      else socket.send(msg);
+    };
+    return h("div", { class: "back-line", "data-testid": `stand-in-${s.seat}` },
+      h("span", { class: "away-text" }, passAndPlay ? t("away.you_named", { name }) : t("away.you")),
+      h("button", { type: "button", class: "primary", "data-testid": `stand-in-back-${s.seat}`, on: { click: back } },
+        passAndPlay ? t("away.back_named", { name }) : t("away.back")));
+  }));
+}
+
 function onSeatMoved(msg) {
+  app.formerSeat = app.seat;
   app.seat = null;
   app.token = null;
   saveToken(code, null);
@@ -474,9 +514,13 @@ function setupSeatTools() {
 
 function setRoom(room) {
   if (!room) return;
-  const own = passAndPlay ? localSeats.map((s) => s.seat) : app.seat;
+  // (A seat this page held until it moved elsewhere is no news here either.)
+  const own = passAndPlay ? socket.seats() : [app.seat, app.formerSeat];
   for (const line of presenceNews(app.room && app.room.seats, room.seats, own)) showNews(line);
   app.room = room;
+  // The room opened again (too few stayed for the next game): the game shown is over and
+  // gone, and the page is the lobby's until the next one starts.
+  if (room.status === "lobby" && app.hasState) forgetGame();
   for (const s of room.seats) {
     if (!app.names.has(s.seat) || room.status === "lobby") app.names.set(s.seat, s.name);
     if (!app.colors.has(s.seat)) app.colors.set(s.seat, COLORS[s.seat % COLORS.length]);
@@ -488,6 +532,16 @@ function setRoom(room) {
   if (app.game && app.hasState) app.game.render({});
   renderDuringGame();
   updateTitle(app.game ? app.game.view : null);
+}
+
+function forgetGame() {
+  app.hasState = false;
+  app.view = null;
+  app.seq = null;
+  app.log = [];
+  clockView.update(null);
+  unflash(els.news);
+  renderLog();
 }
 
 /** The room's options in words, in its header and above its seats. */
@@ -740,10 +794,20 @@ function setupPassAndPlay() {
   const note = h("p", { class: "local-note muted", "data-testid": "local-note" });
   els.title.parentElement.append(note);
   const render = () => {
-    note.textContent = t("local.on_device", { names: formatList(localSeats.map((s) => s.name || `#${s.seat}`)) });
+    const people = socket.people();
+    note.hidden = !people.length;
+    note.textContent = t("local.on_device", { names: formatList(people.map((s) => s.name || `#${s.seat}`)) });
   };
   render();
   onLanguageChange(render);
+  // One of the device's seats went (left, moved to another device): the others play on.
+  socket.addEventListener("dropped", (ev) => {
+    const { name, why } = ev.detail;
+    const key = why === "left" ? "local.left" : why === "device" ? "local.moved" : "local.freed";
+    showNews(t(key, { name: shownName(name) }));
+    render();
+    renderDuringGame();
+  });
 }
 
 // ---------------------------------------------------------------- start-up
@@ -752,7 +816,9 @@ function setupPassAndPlay() {
 function byBadge(by) {
   if (typeof by !== "string" || !by.startsWith("computer:")) return null;
   const reason = by.slice("computer:".length);
-  const known = ["timeout", "away", "left", "seat"].includes(reason) ? reason : "away";
+  // A computer seat's own moves need no label: its name says it is the computer.
+  if (reason === "seat") return null;
+  const known = ["timeout", "away", "left"].includes(reason) ? reason : "away";
   return h("span", { class: "log-cause", "data-testid": "log-cause", "data-cause": reason }, t(`cause.${known}`));
 }
 

@@ -566,3 +566,99 @@ def test_the_device_hears_no_news_of_its_own_seats(server: str, browser) -> None
     assert not [line for line in said if "back" in line or "left" in line], said
     assert errors == []
     page.context.close()
+
+
+STAND_IN = """async () => {
+  const { LocalSeatsSocket } = await import("/static/js/local-seats.js");
+  const seats = [{ seat: 0, token: "a", name: "Ann" }, { seat: 1, token: "b", name: "Bob" }];
+  const s = new LocalSeatsSocket("nowhere", seats, { secrets: true });
+  const log = [];
+  s.addEventListener("pass", (e) => log.push(`pass ${e.detail.name}`));
+  s.addEventListener("reveal", (e) => log.push(`reveal ${e.detail.seat}`));
+  s.addEventListener("dropped", (e) => log.push(`dropped ${e.detail.name} ${e.detail.why}`));
+  s.addEventListener("message", (e) => {
+    const m = e.detail;
+    if (m.type === "state") log.push(`state ${m.seq} as ${m.view.you}`);
+    else if (m.type === "room") log.push("room");
+    else log.push(`${m.type} ${m.seat}`);
+  });
+  const players = ["Ann", "Bob"].map((name, seat) => ({ seat, name, color: "red" }));
+  const state = (you, seq, actor, history) => ({
+    type: "state", seq, ...(history ? { history: [] } : {}),
+    view: { status: "playing", seq, you, players, turn: { seat: actor, actor, phase: "x" } },
+  });
+  const step = (seq, actor) => {
+    if (s.watcher) s.onWatcherMessage(s.watcher, state(null, seq, actor, false));
+    for (const entry of s.local.values()) s.onMessage(entry, state(entry.seat, seq, actor, false));
+  };
+  const sync = (seat, seq, actor) => seat === "watch"
+    ? s.onWatcherMessage(s.watcher, state(null, seq, actor, true))
+    : s.onMessage(s.local.get(seat), state(seat, seq, actor, true));
+  const roomWith = (bob) => ({
+    status: "playing", seats: [{ seat: 0, computer: null }, { seat: 1, computer: bob }],
+  });
+  const away = roomWith({ level: "easy", reason: "away" });
+  for (const seat of [0, 1]) s.onMessage(s.local.get(seat), { type: "welcome", seat, room: away });
+  step(0, 0); s.reveal(); sync(0, 0, 0);   // Ann plays
+  step(1, 1); sync("watch", 1, 1);          // Bob's turn, the computer's while he is away
+  step(2, 0); sync(0, 2, 0);                // Ann again: she still holds the device
+  log.push("-- Bob is back");
+  for (const seat of [0, 1]) s.onMessage(s.local.get(seat), { type: "room", room: roomWith(null) });
+  step(3, 1);                               // his turn: the device goes to him
+  log.push("-- Bob's seat moves to his phone");
+  s.onMessage(s.local.get(1), { type: "seat_moved", seat: 1, why: "device" });
+  sync("watch", 3, 1);
+  step(4, 0); sync(0, 4, 0);
+  log.push("-- Ann leaves");
+  s.onMessage(s.local.get(0), { type: "seat_moved", seat: 0, why: "left" });
+  sync("watch", 4, 1);
+  step(5, 1);
+  return log;
+}"""
+
+
+def test_a_seat_the_computer_stands_in_for_or_that_went_elsewhere(server: str, browser) -> None:
+    """Pass-and-play: the turns of a local seat the computer plays while its person is
+    away show as a computer's (no shield asking for the device), until the person is
+    back; a seat that moves to another device or leaves is news for the page, whose
+    other seats play on, and the page watches once it has no seat left."""
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **DESKTOP)
+    page.goto(server + "/")
+    log = page.evaluate(STAND_IN)
+    assert log == [
+        "welcome null",
+        "pass Ann",
+        "reveal 0",
+        "welcome 0",
+        "state 0 as 0",
+        "state 1 as 0",
+        "reveal watch",  # Bob's turn, played by the computer: no shield asks for him
+        "welcome null",
+        "state 1 as null",
+        "state 2 as null",
+        "reveal 0",  # Ann again, without a shield: the device stayed in her hands
+        "welcome 0",
+        "state 2 as 0",
+        "-- Bob is back",
+        "room",
+        "state 3 as 0",
+        "pass Bob",
+        "-- Bob's seat moves to his phone",
+        "dropped Bob device",  # news, not this page's seat moving
+        "reveal watch",
+        "welcome null",
+        "state 3 as null",
+        "state 4 as null",
+        "reveal 0",
+        "welcome 0",
+        "state 4 as 0",
+        "-- Ann leaves",
+        "seat_moved 0",  # no seat left here: the page is told, and watches
+        "reveal watch",
+        "welcome null",
+        "state 4 as null",
+        "state 5 as null",
+    ], log
+    assert errors == []
+    page.context.close()

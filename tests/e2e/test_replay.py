@@ -142,6 +142,13 @@ def test_the_chosen_language_is_kept_from_page_to_page(server: str, browser: Any
     assert page.text_content("#replay-title") == "Revoir la partie"
     assert page.text_content("#replay-players").startswith(f"{first} et {second} · ")
     assert page.input_value("#lang-select") == "fr"
+    # the verification speaks French too; its figures (the hash) stay as they are
+    page.click("[data-testid=replay-verify]")
+    seed = page.locator("[data-check=seed_hash]")
+    seed.wait_for()
+    assert "Graine : correspond à l'empreinte publiée" in (seed.text_content() or "")
+    assert "sha256(seed) = " in (seed.locator(".check-detail").text_content() or "")
+    assert page.locator(".check-list li.ok").count() == 5
 
 
 def test_a_replay_whose_code_does_not_load_is_shown_all_the_same(server: str, browser: Any) -> None:
@@ -175,4 +182,23 @@ def test_each_move_is_dotted_in_its_players_colour(server: str, browser: Any) ->
     # the list shows two lines of a move's words; the whole of them is its title
     first = page.locator('[data-testid="replay-move"][data-step="1"] .log-text')
     assert first.get_attribute("title") == first.text_content()
+    page.close()
+
+
+def test_the_replay_of_a_game_still_played_links_to_its_room(server: str, browser: Any) -> None:
+    """A replay link opened while its game is played says so, and offers the room to
+    watch it in, with none of the replay's controls (which would do nothing)."""
+    room = http_json("POST", server + "/api/rooms", {"variant": "classic", "name": "Ann"})
+    code = room["code"]
+    http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Bob"})
+    started = http_json("POST", f"{server}/api/rooms/{code}/start", {}, token=room["token"])
+    page = browser.new_page()
+    page.goto(f"{server}/replay/{started['game_id']}")
+    page.wait_for_selector("[data-testid=replay-error]:not([hidden])")
+    assert page.get_attribute("[data-testid=watch-live]", "href") == f"/r/{code}"
+    assert page.is_hidden("[data-testid=replay-controls]")
+    assert page.is_hidden("[data-testid=board]")
+    page.click("[data-testid=watch-live]")
+    page.wait_for_selector("[data-testid=board]")
+    assert f"/r/{code}" in page.url
     page.close()

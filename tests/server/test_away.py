@@ -16,7 +16,7 @@ from app.config import Settings
 from app.main import create_app
 from app.store import models
 from app.store.db import make_engine, make_sessionmaker
-from tests.server.helpers import hello, make_room, receive_until, start
+from tests.server.helpers import act, hello, legal, make_room, receive_until, start
 
 
 @pytest.fixture
@@ -146,6 +146,30 @@ def test_an_away_seat_is_taken_over_and_reclaimed(quick_client: TestClient) -> N
             until_room(ann, lambda r: r["seats"][1]["computer"] is None)
     history = client.get(f"/api/games/{game_id}").json()
     assert history["left"] == []
+
+
+def test_a_player_who_plays_is_back_from_the_computer(client: TestClient) -> None:
+    """A person whose seat the computer plays after timed-out turns, and who makes a move
+    on their turn (their page still offers it), has their seat back: the move is theirs,
+    and the computer does not finish the turn they began."""
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    service = client.app.state.service  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{code}") as ann:
+        hello(ann, tokens[0])
+        assert client.portal is not None
+        client.portal.call(service.set_computer, code, 0, "easy", "away")
+        until_room(ann, lambda r: r["seats"][0]["computer"] is not None)
+        push = legal(ann)["actions"][0]
+        act(ann, 0, push)
+        state = receive_until(ann, "state")
+        assert state["seq"] == 1 and state["last"]["by"] is None
+        # given back before the move was stored (its room news came before this state)
+        assert client.get(f"/api/rooms/{code}").json()["seats"][0]["computer"] is None
+        move = legal(ann)["actions"][0]
+        act(ann, 1, move)
+        assert receive_until(ann, "state")["last"]["by"] is None  # her own move, not the computer's
+    assert client.get(f"/api/rooms/{code}").json()["seats"][0]["computer"] is None
 
 
 def test_takeover_needs_an_away_player(client: TestClient) -> None:

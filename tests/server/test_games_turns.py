@@ -13,6 +13,7 @@ from app.analysis import count_turns
 from app.analysis.turns import played_turns
 from app.bots import choose
 from app.rules import Game
+from app.rules.base import RULES_VERSION, VERSION_KEY
 from tests.server.helpers import (
     act,
     greedy_record,
@@ -32,8 +33,10 @@ OPTIONS: dict[str, dict[str, Any]] = {
 
 
 def bot_record(variant: str, seed: str) -> dict[str, Any]:
-    """A whole game of `variant` played by the medium computer players, as a record."""
-    game = Game.new(variant, ["Ann", "Bob", "Cy"], seed, OPTIONS[variant])
+    """A whole game of `variant` played by the medium computer players, as a record, by
+    the rules a new room plays (its options stamped with their version)."""
+    options = OPTIONS[variant] | {VERSION_KEY: RULES_VERSION}
+    game = Game.new(variant, ["Ann", "Bob", "Cy"], seed, options)
     rng = random.Random(seed)
     while game.result is None:
         assert game.seq < 3000, "the game did not end"
@@ -67,8 +70,14 @@ def test_turns_are_cut_as_the_analysis_cuts_them(client: TestClient, variant: st
     entry = listed(client, game_id)
     starts, by_seat = TURN_STARTS[variant]
     turns, _ = played_turns(record, starts, by_seat)
-    assert entry["turns"] == len(turns) > 0
+    # the Team Edition's first Daedalus card is turned by an action, in no one's turn
+    decisions = [t for t in turns if [a["type"] for a in t.actions] != ["daedalus"]]
+    assert len(decisions) == len(turns) - (variant == "team")
+    assert entry["turns"] == len(decisions) > 0
     assert entry["turns"] < entry["seq"] == len(record["actions"])
+    # the list and the analysis count the same turns
+    analysis = client.get(f"/api/games/{game_id}/analysis").json()
+    assert entry["turns"] == sum(p["turns"] for p in analysis["players"])
 
 
 def test_count_turns_on_hand_made_logs() -> None:
@@ -81,6 +90,7 @@ def test_count_turns_on_hand_made_logs() -> None:
     assert count_turns("cards", [(0, "place"), (0, "take"), (1, "discard"), (0, "place")]) == 3
     # team: after `end`, or when the seat changes without one
     assert count_turns("team", [(0, "push"), (0, "end"), (1, "move"), (2, "push")]) == 3
+    assert count_turns("team", [(0, "daedalus"), (0, "push"), (0, "end"), (1, "move")]) == 2
     assert count_turns("nosuchgame", [(0, "push")]) is None
     assert count_turns("classic", []) == 0
 

@@ -256,6 +256,64 @@ def test_play_again_starts_at_once_when_everyone_accepts(client: TestClient) -> 
     assert [s["name"] for s in info["seats"]] == ["Ann", "Bob"]
 
 
+def test_a_player_who_left_does_not_hold_up_play_again(client: TestClient) -> None:
+    """Whoever left the game for good cannot answer "play again" (their key is spent):
+    once everyone else has accepted, the next game starts at once without their seat."""
+    made = create(client, name="Ann")
+    code = made["code"]
+    bob, cy = join(client, code, "Bob"), join(client, code, "Cy")
+    first = client.post(f"/api/rooms/{code}/start", headers=bearer(made["token"])).json()
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        hello(ws, cy["token"])
+        ws.send_json({"type": "leave"})
+        receive_until(ws, "seat_moved")
+    computer = client.app.state.computer  # type: ignore[attr-defined]
+    for seat in (0, 1):
+        call(client, computer.control, code, seat, "medium", "takeover")
+    call(client, computer.idle)
+    assert room(client, code)["status"] == "finished"
+    for token in (made["token"], bob["token"]):
+        again = client.post(f"/api/rooms/{code}/rematch", headers=bearer(token))
+        assert again.status_code == 200, again.text
+    info = room(client, code)
+    assert info["status"] == "playing" and info["game_id"] != first["game_id"]
+    assert [s["name"] for s in info["seats"]] == ["Ann", "Bob"]
+
+
+def test_a_room_opened_again_shows_no_game(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Too few accepted "play again": the room is a lobby again, and a page that says
+    hello there is sent no state of the game that was before."""
+    monkeypatch.setattr(table, "REMATCH_SECONDS", 0.3)
+    made = create(client, name="Ann")
+    code = made["code"]
+    join(client, code, "Bob")
+    client.post(f"/api/rooms/{code}/start", headers=bearer(made["token"]))
+    computer = client.app.state.computer  # type: ignore[attr-defined]
+    for seat in (0, 1):
+        call(client, computer.control, code, seat, "medium", "takeover")
+    call(client, computer.idle)
+    with client.websocket_connect(f"/ws/{code}") as spectator:
+        hello(spectator, None)
+        client.post(f"/api/rooms/{code}/rematch", headers=bearer(made["token"]))
+        for _ in range(20):
+            if receive_until(spectator, "room")["room"]["status"] == "lobby":
+                break
+        else:
+            raise AssertionError("the room did not open again")
+        # (the spectator stays: the room, and what it held of the game, stay in memory)
+        with client.websocket_connect(f"/ws/{code}") as ann:
+            ann.send_json({"type": "hello", "token": made["token"]})
+            welcome = receive_until(ann, "welcome")
+            assert welcome["seat"] == 0 and welcome["room"]["status"] == "lobby"
+            ann.send_json({"type": "ping"})
+            kinds: list[str] = []
+            while not kinds or kinds[-1] != "pong":
+                kinds.append(ann.receive_json()["type"])
+            assert "state" not in kinds, kinds
+
+
 def test_without_a_seated_host_any_seated_player_starts(client: TestClient) -> None:
     """A room made by a client of the public protocol (no host token used to sit) keeps
     the contract's rule: any seated player may start."""
