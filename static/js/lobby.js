@@ -184,6 +184,12 @@ function renderLive() {
   els.liveEmpty.textContent = lists.liveError ? t("lobby.load_error") : lists.live === null ? t("lobby.loading") : t("lobby.none_live");
 }
 
+/** Whether a finished game was won by someone (the star is theirs). */
+function hasWinner(g) {
+  const result = g.result || (details.get(g.id) && details.get(g.id).result);
+  return !!(result && (result.winners || []).length);
+}
+
 function winnerText(g) {
   const result = g.result || (details.get(g.id) && details.get(g.id).result);
   if (!result) return details.has(g.id) || g.result === null ? t("lobby.no_winner") : "";
@@ -202,7 +208,7 @@ function renderFinished() {
     els.finished.append(h("li", { class: "game-item", "data-testid": "finished-game" },
       h("div", { class: "game-main" },
         h("span", { class: "game-players", title: formatList(playerNames(g)) }, formatList(playerNames(g))),
-        h("span", { class: "game-winner" }, winnerText(g)),
+        h("span", { class: "game-winner", "data-won": String(hasWinner(g)) }, winnerText(g)),
         h("span", { class: "game-meta" },
           variantLabel(g.variant), " · ", lengthText(g),
           g.finished_at ? " · " + t("lobby.ended", { date: formatDate(g.finished_at) }) : "",

@@ -296,7 +296,9 @@ function onState(msg) {
     app.log = msg.history.slice();
   } else if (previous !== null && msg.seq === previous + 1) {
     consecutive = true;
-    if (msg.last) app.log.push({ seq: msg.last.seq, seat: msg.last.seat, notation: msg.last.notation, events: msg.last.events, by: msg.last.by });
+    if (msg.last) {
+      app.log.push({ seq: msg.last.seq, seat: msg.last.seat, notation: msg.last.notation, events: msg.last.events, by: msg.last.by });
+    }
   } else if (previous === null ? msg.seq > 0 : msg.seq > previous + 1) {
     // Some states went by unseen: ask for the whole history.
     socket.send({ type: "sync" });
@@ -322,6 +324,7 @@ function onState(msg) {
   renderLog();
   updateTitle(view);
   renderDuringGame();
+  if (consecutive && msg.last) tellTimeout(msg.last);  // over the game's own news
 }
 
 /** The seat to act in a running game's view (master's duellist may act on another's turn). */
@@ -403,6 +406,17 @@ function renderDuringGame() {
   els.sound.textContent = t(isMuted() ? "notify.sound_off" : "notify.sound_on");
   els.sound.setAttribute("aria-pressed", String(!isMuted()));
   els.notifyToggle.hidden = !canAskNotifications();
+}
+
+/**
+ * A turn the clock ran out on, said over each action the server plays of it (the game's
+ * own news of the move would cover it otherwise): the small label in the log alone went
+ * unnoticed, by the player above all.
+ */
+function tellTimeout(last) {
+  if (last.by !== "computer:timeout") return;
+  const mine = !passAndPlay && last.seat === app.seat;
+  showNews(mine ? t("away.timeout_you") : t("away.timeout_other", { name: seatName(last.seat) }));
 }
 
 /** The seats this page plays: the local seats of a shared device, else its one seat. */

@@ -105,6 +105,13 @@ def test_a_clock_ticks_and_a_timeout_is_played(server: str, browser: Any) -> Non
     # Ann does nothing: after 30 s the server plays her turn, marked in the log.
     b.wait_for_selector("[data-testid=log-cause][data-cause=timeout]", timeout=45000)
     b.wait_for_selector("[data-testid=turn-status][data-seat='1']", timeout=10000)
+    # ...and said, not only labelled: to her in her words, to the others by her name
+    assert a.text_content("[data-testid=news]") == (
+        "Your time ran out: the computer plays this turn for you."
+    )
+    assert b.text_content("[data-testid=news]") == (
+        "Ann's time ran out: the computer plays the turn."
+    )
     assert int(b.get_attribute("[data-testid=clock]", "data-left") or "0") > 20
     shot(b, "timeout-phone")
     assert errors == []
