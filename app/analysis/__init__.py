@@ -47,10 +47,6 @@ TURN_STARTS: dict[str, tuple[Callable[[JSON, JSON | None], bool], bool]] = {
 }
 
 
-# An action that makes a "turn" of its own in the log and is no player's decision.
-NOT_A_TURN = "daedalus"
-
-
 def count_turns(variant: str, log: Iterable[tuple[int, str | None]]) -> int | None:
     """How many turns a log of `(seat, action type)` holds, cut as the judges cut it (a
     classic turn is a push and a move; a double turn is two): what a person means by "a
@@ -70,8 +66,7 @@ def count_turns(variant: str, log: Iterable[tuple[int, str | None]]) -> int | No
         if turns:
             turns[-1].append(kind)
         previous, last_seat = action, seat
-    # Turning the Team Edition's first Daedalus card is nobody's turn: the judges skip it.
-    return sum(1 for kinds in turns if kinds != [NOT_A_TURN])
+    return sum(1 for kinds in turns if kinds != team.FIRST_CARD)  # as the judges skip it
 
 
 # The kinds of mark that count against a turn's accuracy (a gift, a risk, a coin or a

@@ -17,6 +17,10 @@ from typing import Any
 from app.analysis.spells import Search
 from app.analysis.turns import JSON, Turn, of_type, played_turns, preview_line
 
+# The action types of a "turn" that is no player's: turning the game's first Daedalus card
+# (rules version 2), an action of its own in the log. Nothing to judge, no turn to count.
+FIRST_CARD = ["daedalus"]
+
 
 def starts(action: JSON, previous: JSON | None) -> bool:
     """A turn begins after an `end`, and after the game's first Daedalus card (rules
@@ -28,8 +32,8 @@ def judge(record: Mapping[str, Any]) -> list[Turn]:
     played, game = played_turns(record, starts, by_seat=True)
     turns = []
     for turn in played:
-        if [a.get("type") for a in turn.actions] == ["daedalus"]:
-            continue  # turning the first card is no decision of the player's
+        if [a.get("type") for a in turn.actions] == FIRST_CARD:
+            continue
         judged = Turn(turn.seq, turn.seat)
         if turn.view.get("turn") and not of_type(turn.events, "collected", turn.seat):
             missed = _missed(turn.view)

@@ -296,9 +296,7 @@ function onState(msg) {
     app.log = msg.history.slice();
   } else if (previous !== null && msg.seq === previous + 1) {
     consecutive = true;
-    if (msg.last) {
-      app.log.push({ seq: msg.last.seq, seat: msg.last.seat, notation: msg.last.notation, events: msg.last.events, by: msg.last.by });
-    }
+    if (msg.last) app.log.push({ seq: msg.last.seq, seat: msg.last.seat, notation: msg.last.notation, events: msg.last.events, by: msg.last.by });
   } else if (previous === null ? msg.seq > 0 : msg.seq > previous + 1) {
     // Some states went by unseen: ask for the whole history.
     socket.send({ type: "sync" });
