@@ -406,7 +406,10 @@ class RoomService:
                 "away_since": _iso(record.host_away_since),
                 "grace": self.host_grace,
             },
-            "rematch": record.rematch,
+            # with the seats it waits for (`asked`): the page counts "2 of 3 ready" by them
+            "rematch": None
+            if record.rematch is None
+            else record.rematch | {"asked": sorted(table.answering(record))},
         }
 
     def _away_seats(self, room: RoomLive, connected: set[int]) -> set[int]:

@@ -163,12 +163,6 @@ function renderHostPanel(room) {
   ].filter(Boolean));
 }
 
-/** The seats a "play again" waits for: not those whose player left the game (their key
- * is spent; they are freed when the next game starts), as the server counts them. */
-function answering(room) {
-  return room.seats.filter((s) => !(s.kind !== "computer" && s.computer && s.computer.reason === "left"));
-}
-
 function renderAfterGame(room, seat, token) {
   const panel = els.after;
   const finished = room.status === "finished" && !!room.game_id;
@@ -195,7 +189,7 @@ function renderAfterGame(room, seat, token) {
     h("a", { class: "button secondary", "data-testid": "watch-replay", href: `/replay/${encodeURIComponent(room.game_id)}` }, t("room.watch_replay")),
     button,
     offer ? h("p", { class: "rematch-status", "data-testid": "rematch-status" },
-      t("room.rematch_status", { ready: offer.accepted.length, total: answering(room).length, s: secondsUntil(offer.deadline) }),
+      t("room.rematch_status", { ready: offer.accepted.length, total: (offer.asked || room.seats).length, s: secondsUntil(offer.deadline) }),
       mine ? " " + t("room.rematch_mine") : "") : null,
   ].filter(Boolean));
 }

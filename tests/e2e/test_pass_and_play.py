@@ -46,6 +46,15 @@ def _new_page(browser: Any, errors: list[str], who: str, **context: Any) -> Any:
     return page
 
 
+def _module_page(browser: Any, server: str) -> tuple[Any, list[str]]:
+    """A page of the site, for a script that drives its modules (`page.evaluate`) with
+    made-up messages: its errors are gathered."""
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **DESKTOP)
+    page.goto(server + "/")
+    return page, errors
+
+
 def _start_from_lobby(page: Any, server: str, seats: list[str], variant: str = "classic") -> str:
     """Fill "Play on this device" with `seats` (a name, or `computer:<level>`), start, and
     return the room code once the room page is open."""
@@ -411,9 +420,7 @@ DECISIONS = """async (secrets) => {
 
 
 def test_whose_view_the_page_shows_and_when_it_asks_to_pass(server: str, browser) -> None:
-    errors: list[str] = []
-    page = _new_page(browser, errors, "device", **DESKTOP)
-    page.goto(server + "/")
+    page, errors = _module_page(browser, server)
     shielded = page.evaluate(DECISIONS, True)
     assert shielded == [
         "welcome null",
@@ -533,9 +540,7 @@ def test_the_device_hears_no_news_of_its_own_seats(server: str, browser) -> None
     """Each local seat's socket connects on its own, so a room message may show Bob away
     and the next one back: the people at the device are not told of each other. A seat
     played elsewhere still is."""
-    errors: list[str] = []
-    page = _new_page(browser, errors, "device", **DESKTOP)
-    page.goto(server + "/")
+    page, errors = _module_page(browser, server)
     news = page.evaluate(
         """async () => {
           const { presenceNews } = await import("/static/js/presence.js");
@@ -622,9 +627,7 @@ def test_a_seat_the_computer_stands_in_for_or_that_went_elsewhere(server: str, b
     away show as a computer's (no shield asking for the device), until the person is
     back; a seat that moves to another device or leaves is news for the page, whose
     other seats play on, and the page watches once it has no seat left."""
-    errors: list[str] = []
-    page = _new_page(browser, errors, "device", **DESKTOP)
-    page.goto(server + "/")
+    page, errors = _module_page(browser, server)
     log = page.evaluate(STAND_IN)
     assert log == [
         "welcome null",

@@ -275,6 +275,8 @@ def test_a_player_who_left_does_not_hold_up_play_again(client: TestClient) -> No
     for token in (made["token"], bob["token"]):
         again = client.post(f"/api/rooms/{code}/rematch", headers=bearer(token))
         assert again.status_code == 200, again.text
+        if token == made["token"]:  # the offer waits for Ann and Bob, not for Cy
+            assert room(client, code)["rematch"]["asked"] == [0, 1]
     info = room(client, code)
     assert info["status"] == "playing" and info["game_id"] != first["game_id"]
     assert [s["name"] for s in info["seats"]] == ["Ann", "Bob"]
