@@ -556,7 +556,8 @@ function forgetGame() {
   renderLog();
 }
 
-/** The room's options in words, in its header and above its seats. */
+/** The room's options in words, in its header: once, whatever the phase (the host's panel
+ * is where they change). */
 function renderOptions() {
   // Nothing until the room is known: the defaults are not this room's options. Once a
   // game is dealt, its seats' colours say which colour's options still speak.
@@ -567,8 +568,6 @@ function renderOptions() {
   const list = byId("room-options");
   list.replaceChildren(...words.map((w) => h("li", { class: "chip", "data-option": w.key }, w.text)));
   list.hidden = words.length === 0;
-  const none = app.room ? t("option.none") : "";
-  byId("seat-options").textContent = words.length ? words.map((w) => w.text).join(" · ") : none;
 }
 
 /** Lobby or game: the page shows `.lobby-only` or `.game-only` parts accordingly. */

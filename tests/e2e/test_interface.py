@@ -243,7 +243,8 @@ def test_options_in_words_and_the_rules_of_that_game(server: str, browser: Any) 
     page.wait_for_selector("[data-testid=room-options] li")
     chips = page.locator("[data-testid=room-options] li").all_text_contents()
     assert "Mode: Standard" in chips and "Red's spell: Switch" in chips, chips
-    assert "Mode: Standard" in page.text_content("[data-testid=seat-options]")
+    # said once, in the header: the seats' panel does not repeat them
+    assert "Mode: Standard" not in page.text_content("[data-testid=lobby-panel]")
     assert page.get_attribute("[data-testid=rules-link]", "href") == "/rules/team"
     page.select_option("#lang-select", "fr")
     assert "Mode : Standard" in page.locator("[data-testid=room-options] li").all_text_contents()
