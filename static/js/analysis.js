@@ -7,7 +7,7 @@
 
 import { request } from "./api.js";
 import { h } from "./dom.js";
-import { addTranslations, cellName, slotName, t } from "./i18n.js";
+import { addTranslations, cellName, slotWords, t } from "./i18n.js";
 import { svg } from "./tiles.js";
 
 // The board's geometry (board.js): cell size and margin in SVG units.
@@ -61,8 +61,8 @@ addTranslations({
     "analysis.next.home": "Next turn, {name} could get home: {push}, then walk to {cell}.",
     "analysis.next.token": "Next turn, {name} could take the {value}: {push}, then walk to {cell}.",
     "analysis.next.treasure": "Next turn, {name} could collect a treasure: {steps}.",
-    "analysis.push": "push at {slot}",
-    "analysis.push_turned": "push at {slot} turned {k}× clockwise",
+    "analysis.push": "push into {slot}",
+    "analysis.push_turned": "push into {slot}, turned {k}× clockwise",
     "analysis.cards": "Biggest take available: {could}; taken: {got}.",
     "analysis.gift_text": "This push let {name} reach their target; {push} would not have.",
   },
@@ -112,8 +112,8 @@ addTranslations({
     "analysis.next.home": "Au tour suivant, {name} pouvait rentrer : {push}, puis aller en {cell}.",
     "analysis.next.token": "Au tour suivant, {name} pouvait prendre le {value} : {push}, puis aller en {cell}.",
     "analysis.next.treasure": "Au tour suivant, {name} pouvait ramasser un trésor : {steps}.",
-    "analysis.push": "pousser en {slot}",
-    "analysis.push_turned": "pousser en {slot} tournée {k}× dans le sens horaire",
+    "analysis.push": "pousser dans {slot}",
+    "analysis.push_turned": "pousser dans {slot}, tournée {k}× dans le sens horaire",
     "analysis.cards": "Plus grande prise possible : {could} ; prise : {got}.",
     "analysis.gift_text": "Cette poussée a permis à {name} d'atteindre son objectif ; {push} ne l'aurait pas permis.",
   },
@@ -162,8 +162,8 @@ addTranslations({
     "analysis.next.home": "Im nächsten Zug konnte {name} nach Hause zurückkehren: {push}, dann nach {cell} gehen.",
     "analysis.next.token": "Im nächsten Zug konnte {name} die {value} nehmen: {push}, dann nach {cell} gehen.",
     "analysis.next.treasure": "Im nächsten Zug konnte {name} einen Schatz sammeln: {steps}.",
-    "analysis.push": "bei {slot} schieben",
-    "analysis.push_turned": "bei {slot} schieben, {k}× im Uhrzeigersinn gedreht",
+    "analysis.push": "in {slot} schieben",
+    "analysis.push_turned": "in {slot} schieben, {k}× im Uhrzeigersinn gedreht",
     "analysis.cards": "Größtmöglicher Fang: {could}; genommen: {got}.",
     "analysis.gift_text": "Dieses Schieben machte {name} das Ziel erreichbar; {push} hätte das nicht getan.",
   },
@@ -171,7 +171,7 @@ addTranslations({
 
 function pushWords(push) {
   if (!push) return "";
-  const slot = slotName(push.side, push.index);
+  const slot = slotWords(push.side, push.index);
   return push.rotation ? t("analysis.push_turned", { slot, k: push.rotation }) : t("analysis.push", { slot });
 }
 

@@ -4,7 +4,7 @@
  * page controller decides what is active.
  */
 
-import { cellName, lang, slotName, t } from "./i18n.js";
+import { cellName, lang, slotWords, t } from "./i18n.js";
 import { DIRECTIONS, focusNearest } from "./keyboard-focus.js";
 import { drawTile, svg } from "./tiles.js";
 
@@ -338,7 +338,7 @@ export class BoardView {
     const last = board.last_push;
     SLOTS.forEach(([side, index], i) => {
       const slot = L.arrowSlots[i];
-      const name = slotName(side, index);
+      const name = slotWords(side, index);
       const isForbidden = !!forbidden && forbidden.side === side && forbidden.index === index;
       const active = !isForbidden && ui.activeSlots.has(side + index);
       const isLast = !!last && last.side === side && last.index === index;

@@ -8,7 +8,7 @@ import { BoardView } from "./board.js";
 import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
 import { connMark } from "./presence.js";
-import { formatList, slotName, t } from "./i18n.js";
+import { formatList, slotWords, t } from "./i18n.js";
 import { shownName } from "./table.js";
 import { drawTile, eventIcon, eventName, svg, treasureIcon, treasureName } from "./tiles.js";
 
@@ -39,7 +39,7 @@ export class ClassicUI extends GameUI {
     this.pendingTimer = null;
     this.board = new BoardView(els.board, {
       onArrow: (side, index) => this.push(side, index),
-      onArm: (side, index) => this.ctx.showNews(t("game.tap_again", { slot: slotName(side, index) })),
+      onArm: (side, index) => this.ctx.showNews(t("game.tap_again", { slot: slotWords(side, index) })),
       onCell: (to) => this.act({ type: "move", to }),
       onPawn: (seat) => this.act({ type: "swap", with: seat }),
     });

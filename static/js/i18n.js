@@ -107,7 +107,7 @@ const en = {
   "team.first_card": "Turn the first Daedalus card",
   "team.first_card_help": "The whole maze is face up: take a good look. The first turn begins by turning the first Daedalus card.",
   "team.turn.other_first_card": "{name} turns the first Daedalus card.",
-  "team.card.push": "Daedalus pushes a tile face down at {slot}",
+  "team.card.push": "Daedalus pushes a tile face down into {slot}",
   "team.card.flip": "Daedalus turns {a} and {b} face down",
   "team.card.teleport": "Daedalus sends {a} and {b} to {to}'s corner",
   "team.effect.push": "The pushed-out tile is the new spare, face up.",
@@ -402,9 +402,13 @@ const en = {
   "game.reason.home": "back home with every treasure found.",
   "game.reason.all_found": "found all their treasures.",
   "game.bonus": "Bonus turn (double turn)",
-  "game.tap_again": "Tap the arrow again to push the tile in at {slot}.",
-  "game.arrow": "Insert the spare at {slot}",
-  "game.arrow_forbidden": "{slot}: not allowed, it would undo the last push",
+  "game.tap_again": "Tap the arrow again to push the tile into {slot}.",
+  "game.arrow": "Insert the spare into {slot}",
+  "game.arrow_forbidden": "Not allowed ({slot}): it would undo the last push",
+  "slot.N": "column {line} from the top",
+  "slot.S": "column {line} from the bottom",
+  "slot.W": "row {line} from the left",
+  "slot.E": "row {line} from the right",
   "game.move_to": "Move to {cell}",
   "game.pawn": "{name}'s pawn on {cell}",
   "game.swap_with": "Swap with {name}",
@@ -593,7 +597,7 @@ const fr = {
   "team.first_card": "Retourner la première carte de Dédale",
   "team.first_card_help": "Tout le labyrinthe est face visible : regardez-le bien. Le premier tour commence en retournant la première carte de Dédale.",
   "team.turn.other_first_card": "{name} retourne la première carte de Dédale.",
-  "team.card.push": "Dédale pousse une tuile face cachée en {slot}",
+  "team.card.push": "Dédale pousse une tuile face cachée dans {slot}",
   "team.card.flip": "Dédale retourne {a} et {b}",
   "team.card.teleport": "Dédale envoie {a} et {b} au coin de {to}",
   "team.effect.push": "La tuile sortie devient la tuile libre, face visible.",
@@ -890,9 +894,13 @@ const fr = {
   "game.reason.home": "de retour au départ avec tous ses objectifs.",
   "game.reason.all_found": "a trouvé tous ses objectifs.",
   "game.bonus": "Tour supplémentaire (double tour)",
-  "game.tap_again": "Touchez à nouveau la flèche pour pousser la plaque en {slot}.",
-  "game.arrow": "Introduire la plaque en {slot}",
-  "game.arrow_forbidden": "{slot} : interdit, cela annulerait la dernière poussée",
+  "game.tap_again": "Touchez à nouveau la flèche pour pousser la plaque dans {slot}.",
+  "game.arrow": "Introduire la plaque dans {slot}",
+  "game.arrow_forbidden": "Interdit ({slot}) : cela annulerait la dernière poussée",
+  "slot.N": "la colonne {line} par le haut",
+  "slot.S": "la colonne {line} par le bas",
+  "slot.W": "la ligne {line} par la gauche",
+  "slot.E": "la ligne {line} par la droite",
   "game.move_to": "Aller en {cell}",
   "game.pawn": "Pion de {name} en {cell}",
   "game.swap_with": "Échanger avec {name}",
@@ -1081,7 +1089,7 @@ const de = {
   "team.first_card": "Erste Daedalus-Karte aufdecken",
   "team.first_card_help": "Das ganze Labyrinth liegt offen: schaut es euch gut an. Der erste Zug beginnt mit dem Aufdecken der ersten Daedalus-Karte.",
   "team.turn.other_first_card": "{name} deckt die erste Daedalus-Karte auf.",
-  "team.card.push": "Daedalus schiebt ein Plättchen verdeckt bei {slot} ein",
+  "team.card.push": "Daedalus schiebt ein Plättchen verdeckt in {slot} ein",
   "team.card.flip": "Daedalus dreht {a} und {b} um",
   "team.card.teleport": "Daedalus schickt {a} und {b} zum Startfeld von {to}",
   "team.effect.push": "Das herausgeschobene Plättchen ist nun offen die freie Karte.",
@@ -1375,9 +1383,13 @@ const de = {
   "game.reason.home": "mit allen Schätzen zurück am Start.",
   "game.reason.all_found": "hat alle Schätze gefunden.",
   "game.bonus": "Bonuszug (doppelter Zug)",
-  "game.tap_again": "Tippe noch einmal auf den Pfeil, um bei {slot} einzuschieben.",
-  "game.arrow": "Extrakarte bei {slot} einschieben",
-  "game.arrow_forbidden": "{slot}: verboten, das würde den letzten Schub rückgängig machen",
+  "game.tap_again": "Tippe noch einmal auf den Pfeil, um in {slot} einzuschieben.",
+  "game.arrow": "Extrakarte in {slot} einschieben",
+  "game.arrow_forbidden": "Verboten ({slot}): das würde den letzten Schub rückgängig machen",
+  "slot.N": "Spalte {line} von oben",
+  "slot.S": "Spalte {line} von unten",
+  "slot.W": "Reihe {line} von links",
+  "slot.E": "Reihe {line} von rechts",
   "game.move_to": "Nach {cell} ziehen",
   "game.pawn": "Figur von {name} auf {cell}",
   "game.swap_with": "Mit {name} tauschen",
@@ -1613,6 +1625,19 @@ export function cellName([row, col]) {
 /** Human notation of a slot: `N`,1 -> `Nb`; `W`,3 -> `W4`. */
 export function slotName(side, index) {
   return side + (side === "N" || side === "S" ? "abcdefg"[index] : String(index + 1));
+}
+
+/**
+ * A slot in words, in the page's language: `Sd` -> "column d from the bottom", `W4` ->
+ * "row 4 from the left". The notation's compass letters are the record's; a player
+ * reads the board's sides. Anything else comes back as it is.
+ * @param {string} slot notation, or `side` with `index` as for `slotName`
+ * @param {number} [index]
+ */
+export function slotWords(slot, index) {
+  const name = index === undefined ? String(slot || "") : slotName(slot, index);
+  const m = /^([NESW])([a-g1-7])$/.exec(name);
+  return m ? t(`slot.${m[1]}`, { line: m[2] }) : name;
 }
 
 /** Date formatters by language: building one costs more than formatting with it. */

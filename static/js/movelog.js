@@ -3,19 +3,19 @@
  * move list and its "what move N did" panel, and the notation legend of the rules pages.
  *
  * The compact notation (`W4+1`, `h0@0,-5+1`, `take:1,-1`) stays the record's language;
- * players read a sentence ("pushed at W4, turned once"), with the notation
+ * players read a sentence ("pushed row 4 from the left, turned once"), with the notation
  * beside it as a small label. Words come from the notation; a move's events (live moves,
  * replays, and the history a room sends after a reload, which keeps the kinds listed in
  * `LOG_EVENTS` and the card game's `placed`/`discarded`) add what it found or took. A notation this module
  * does not know (a newer action) is shown as it is, never hidden.
  */
 
-import { addTranslations, cellName, formatList, t } from "./i18n.js";
+import { addTranslations, cellName, formatList, slotWords, t } from "./i18n.js";
 import { eventName, treasureName } from "./tiles.js";
 
 const TEXT = {
   en: {
-    "log.push": "pushed at {slot}",
+    "log.push": "pushed {slot}",
     "log.turned.1": "turned once",
     "log.turned.2": "turned twice",
     "log.turned.3": "turned three times",
@@ -55,7 +55,7 @@ const TEXT = {
     "ev.picked": "{name} picked a card",
     "ev.moved": "{name} moved from {from} to {to}",
     "ev.moved_wall": "{name} moved from {from} to {to} through a wall",
-    "ev.pushed": "the tile went in at {slot}",
+    "ev.pushed": "the tile went into {slot}",
     "ev.carried": "{names} rode along to {cell}",
     "ev.target": "{name}'s next treasure: {treasure}",
     "ev.target_home": "{name} must now go home",
@@ -108,7 +108,7 @@ const TEXT = {
     "legend.meaning": "Meaning",
   },
   fr: {
-    "log.push": "a poussé en {slot}",
+    "log.push": "a poussé dans {slot}",
     "log.turned.1": "tournée une fois",
     "log.turned.2": "tournée deux fois",
     "log.turned.3": "tournée trois fois",
@@ -148,7 +148,7 @@ const TEXT = {
     "ev.picked": "{name} a choisi une carte",
     "ev.moved": "{name} a rejoint {to} depuis {from}",
     "ev.moved_wall": "{name} a rejoint {to} depuis {from} à travers un mur",
-    "ev.pushed": "la plaque est entrée en {slot}",
+    "ev.pushed": "la plaque est entrée dans {slot}",
     "ev.carried": "{names} emporté(s) en {cell}",
     "ev.target": "prochain trésor de {name} : {treasure}",
     "ev.target_home": "{name} doit maintenant rentrer",
@@ -200,7 +200,7 @@ const TEXT = {
     "legend.meaning": "Signification",
   },
   de: {
-    "log.push": "schob bei {slot} ein",
+    "log.push": "schob in {slot} ein",
     "log.turned.1": "einmal gedreht",
     "log.turned.2": "zweimal gedreht",
     "log.turned.3": "dreimal gedreht",
@@ -240,7 +240,7 @@ const TEXT = {
     "ev.picked": "{name} wählte eine Karte",
     "ev.moved": "{name} zog von {from} nach {to}",
     "ev.moved_wall": "{name} zog von {from} durch eine Wand nach {to}",
-    "ev.pushed": "die Karte wurde bei {slot} eingeschoben",
+    "ev.pushed": "die Karte wurde in {slot} eingeschoben",
     "ev.carried": "{names} mitgeschoben nach {cell}",
     "ev.target": "nächster Schatz von {name}: {treasure}",
     "ev.target_home": "{name} muss jetzt nach Hause",
@@ -326,7 +326,7 @@ export function moveWords(notation, ctx = {}) {
   const names = ctx.names || ((s) => `#${s}`);
   const events = ctx.events || [];
   let m = PUSH_RE.exec(text);
-  if (m) return [t("log.push", { slot: m[1] }), turned(Number(m[2] || 0))].filter(Boolean).join(", ");
+  if (m) return [t("log.push", { slot: slotWords(m[1]) }), turned(Number(m[2] || 0))].filter(Boolean).join(", ");
   if (CELL_RE.test(text)) return t("log.move", { cell: text });
   if (text.endsWith("*") && CELL_RE.test(text.slice(0, -1))) return t("log.move_spell", { cell: text.slice(0, -1) });
   if ((m = /^swap:(\d+)$/.exec(text))) return t("log.swap", { name: names(Number(m[1])) });
@@ -392,7 +392,7 @@ export function eventWords(ev, ctx = {}) {
   const name = typeof ev.seat === "number" ? names(ev.seat) : "";
   const list = (seats) => formatList((seats || []).map(names));
   switch (ev.type) {
-    case "pushed": return t("ev.pushed", { slot: ev.slot || "" });
+    case "pushed": return t("ev.pushed", { slot: slotWords(ev.slot || "") });
     case "carried": return ev.seats && ev.seats.length ? t("ev.carried", { names: list(ev.seats), cell: cellOf(ev.to) }) : null;
     case "event": return t("ev.event", { event: eventName(ev.name) });
     case "swapped": return t("ev.swapped", { name, other: names(ev.with) });

@@ -10,7 +10,7 @@ import { ClassicUI } from "./classic.js";
 import { BOARD_SIZE } from "./board.js";
 import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { slotWords, t } from "./i18n.js";
 import { shownName } from "./table.js";
 import { drawTile, svg, treasureIcon, treasureName } from "./tiles.js";
 
@@ -227,7 +227,7 @@ export class TeamUI extends ClassicUI {
   cardText(card, view) {
     if (!card) return "";
     const colorName = (c) => t(`team.color.${c}`);
-    if (card.kind === "push") return t("team.card.push", { slot: card.slot });
+    if (card.kind === "push") return t("team.card.push", { slot: slotWords(card.slot) });
     if (card.kind === "flip") return t("team.card.flip", { a: this.thingName(card.tiles[0]), b: this.thingName(card.tiles[1]) });
     return t("team.card.teleport", { a: colorName(card.pawns[0]), b: colorName(card.pawns[1]), to: colorName(card.to) });
   }

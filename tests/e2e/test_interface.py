@@ -60,15 +60,18 @@ def test_the_move_log_reads_in_words_in_every_language(
     words = b.locator("[data-testid=log-words]").all_text_contents()
     notations = b.locator("[data-testid=log-entry] .log-notation").all_text_contents()
     slot = notations[0].split("+")[0]
-    assert words[0].startswith(f"pushed at {slot}"), words
+    # the slot in the board's words, not its compass letter: "Sd" is column d from the bottom
+    side = {"N": "column {} from the top", "S": "column {} from the bottom"}
+    side |= {"W": "row {} from the left", "E": "row {} from the right"}
+    assert words[0].startswith("pushed " + side[slot[0]].format(slot[1])), words
     # "moved to c3", and what the move found when it found something ("· Alice found ...")
     assert words[1].split(" · ")[0] == f"moved to {notations[1].rstrip('*')}", words
     assert b.text_content("[data-testid=log-entry] .log-name") == "Alice"
     assert not any(RAW.search(w) for w in words), words
 
     expected = {
-        "fr": ("a poussé en", "a rejoint"),
-        "de": ("schob bei", "zog nach"),
+        "fr": ("a poussé dans la ", "a rejoint"),
+        "de": ("schob in ", "zog nach"),
     }
     for lang, (push, move) in expected.items():
         b.select_option("[data-testid=lang-select]", lang)
@@ -81,7 +84,7 @@ def test_the_move_log_reads_in_words_in_every_language(
     # a reload brings the history (notations only), still in words
     b.reload()
     b.wait_for_selector("[data-testid=move-log][data-count='2']")
-    assert b.locator("[data-testid=log-words]").first.text_content().startswith("schob bei")
+    assert b.locator("[data-testid=log-words]").first.text_content().startswith("schob in ")
     assert errors == []
 
 
