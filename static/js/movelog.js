@@ -359,6 +359,20 @@ export function moveWords(notation, ctx = {}) {
   return null;
 }
 
+/** A notation of words only (`end_turn`, `coin`, `reroll:3`, `pick:crown`, `take:-`). */
+const WORDS_ONLY = /^[a-z_]+(?::(?:[a-z_]+|\d+|-))?$/;
+
+/**
+ * Whether a move's notation says more than its words: where on the board or in the hand
+ * (`W4+1`, `c3`, `h0@2,-1`, `rotate:c2=NES`). A list shows the label beside the words
+ * only then; `end_turn` beside "ended the turn" reads as code, not as a record.
+ * @param {string} notation
+ */
+export function notationPlaces(notation) {
+  const text = String(notation || "");
+  return text !== "" && (CELL_RE.test(text) || !WORDS_ONLY.test(text));
+}
+
 /** Events worth a word in a log line beside the move (finds, takes, losses, results). */
 const LOG_EVENTS = new Set(["found", "event", "took", "collected", "lost", "duel_won", "final_duel", "won", "second_phase"]);
 

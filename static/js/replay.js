@@ -14,7 +14,7 @@ import { answerBody, ApiError, request } from "./api.js";
 import { PatchedFrames } from "./patches.js";
 import { byId, colorDot, flash, h, unflash } from "./dom.js";
 import { formatDate, formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
-import { entryWords, eventWords, moveWords } from "./movelog.js";
+import { entryWords, eventWords, moveWords, notationPlaces } from "./movelog.js";
 import { ensureSprite, TREASURES, treasureIcon } from "./tiles.js";
 import { shownName } from "./table.js";
 import { COLORS, variantById } from "./variants.js";
@@ -258,7 +258,7 @@ function buildMoveList() {
         h("span", { class: "log-seq" }, `${move.seq}.`),
         colorDot(color(seat)),
         text,
-        h("code", { class: "log-notation" }, move.notation || "")));
+        h("code", { class: "log-notation", hidden: !notationPlaces(move.notation) }, move.notation || "")));
     state.entries.push(entry);
     els.moves.append(entry);
   }

@@ -18,7 +18,7 @@ import { connMark, presenceNews } from "./presence.js";
 import { formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { hasSecrets, loadLocalSeats, LocalSeatsSocket } from "./local-seats.js";
 import { PassShield } from "./pass-shield.js";
-import { entryWords } from "./movelog.js";
+import { entryWords, notationPlaces } from "./movelog.js";
 import { optionWords } from "./options.js";
 import { ensureSprite } from "./tiles.js";
 import { initTable, joinToken, mayStart, renderTable, seatBadges, seatControls, startToken } from "./room-table.js";
@@ -710,7 +710,7 @@ function renderLog() {
       h("span", { class: "log-seq" }, `${entry.seq}.`),
       seat === null || seat === undefined ? null : colorDot(app.colors.get(seat) || COLORS[seat % 4]),
       h("span", { class: "log-text" }, h("span", { class: "log-name" }, name), " ", h("span", { class: "log-words", "data-testid": "log-words" }, words)),
-      h("code", { class: "log-notation", title: t("legend.notation") }, entry.notation || ""),
+      h("code", { class: "log-notation", title: t("legend.notation"), hidden: !notationPlaces(entry.notation) }, entry.notation || ""),
       byBadge(entry.by)));
   }
   els.logEmpty.hidden = app.log.length > 0;

@@ -80,6 +80,8 @@ def test_the_move_log_reads_in_words_in_every_language(
         b.screenshot(path=str(tmp_path / f"log-phone-{lang}.png"), full_page=True)
     # the notation stays, as a small label beside the words
     assert b.locator("[data-testid=log-entry] .log-notation").all_text_contents() == notations
+    labels = b.locator("[data-testid=log-entry] .log-notation").all()
+    assert all(label.is_visible() for label in labels)
     a.screenshot(path=str(tmp_path / "log-desktop.png"))
     # a reload brings the history (notations only), still in words
     b.reload()

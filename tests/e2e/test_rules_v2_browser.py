@@ -205,6 +205,8 @@ def test_team_first_daedalus_card_is_turned_in_front_of_everyone(server: str, br
         p.wait_for_selector("[data-testid=daedalus-card]")
         p.wait_for_selector("[data-testid=move-log][data-count='1']")
         assert (p.text_content("[data-testid=log-entry] .log-notation") or "") == "daedalus"
+        # a notation of words only is not shown beside the same words as a code label
+        assert p.locator("[data-testid=log-entry] .log-notation").is_hidden()
         assert p.get_attribute("[data-testid=turn-status]", "data-phase") == "play"
     b.wait_for_selector("[data-testid=news]:not([hidden])")
     shot(a, "team-first-card-desktop")
