@@ -19,6 +19,7 @@ import { formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { hasSecrets, loadLocalSeats, LocalSeatsSocket } from "./local-seats.js";
 import { PassShield } from "./pass-shield.js";
 import { entryWords, notationPlaces } from "./movelog.js";
+import { loadSeen, saveSeen, sinceSummary } from "./since.js";
 import { optionWords } from "./options.js";
 import { ensureSprite } from "./tiles.js";
 import { initTable, joinToken, mayStart, renderTable, seatBadges, seatControls, startToken } from "./room-table.js";
@@ -64,6 +65,7 @@ const els = {
   roomClock: byId("room-clock"),
   away: byId("away-banner"),
   backBanner: byId("back-banner"),
+  sinceBanner: byId("since-banner"),
   computerSeats: byId("computer-seats"),
   seatNotice: byId("seat-notice"),
   seatTools: byId("seat-tools"),
@@ -101,6 +103,9 @@ const app = {
   view: null,
   /** away seats the player chose to wait for, each until when (or until it changes) */
   waiting: new Map(),
+  /** the moves after `seen` went unshown to the page's `seats`: said until dismissed
+   * @type {{seen: number, seats: number[]}|null} */
+  since: null,
   /** the seat this page held before it moved to another device or left */
   formerSeat: null,
 };
@@ -303,6 +308,7 @@ function onState(msg) {
   }
   // A state that does not follow the one shown (a resync, a reload): older news is stale.
   if (!consecutive) unflash(els.news);
+  noteSince(msg, consecutive);
   app.seq = msg.seq;
   app.hasState = true;
   const view = msg.view;
@@ -551,9 +557,11 @@ function forgetGame() {
   app.view = null;
   app.seq = null;
   app.log = [];
+  app.since = null;
   clockView.update(null);
   unflash(els.news);
   renderLog();
+  renderSince();
 }
 
 /** The room's options in words, in its header: once, whatever the phase (the host's panel
@@ -699,6 +707,39 @@ function seatName(seat) {
   return shownName(app.names.get(seat)) || `#${seat}`;
 }
 
+// ---------------------------------------------------------------- while you were away
+
+/**
+ * A state with the whole history (a reload, a reconnection) after moves this device did
+ * not show: what happened meanwhile is said at the top until dismissed or until one of
+ * the page's seats plays. Every state of a seated page is remembered as shown.
+ */
+function noteSince(msg, consecutive) {
+  const gameId = app.room ? app.room.game_id : null;
+  const seats = ownSeats();
+  if (!gameId || !seats.length) return;
+  if (Array.isArray(msg.history)) {
+    const seen = loadSeen(code, gameId);
+    if (seen !== null && seen < msg.seq) app.since = { seen, seats };
+  } else if (consecutive && msg.last && seats.includes(msg.last.seat) && !msg.last.by) {
+    app.since = null;  // they are playing again: the news is behind them
+  }
+  saveSeen(code, gameId, msg.seq);
+  renderSince();
+}
+
+function renderSince() {
+  const since = app.since;
+  const summary = since ? sinceSummary(app.log, since.seen, since.seats, { names: seatName, single: !passAndPlay }) : null;
+  els.sinceBanner.hidden = !summary;
+  if (!summary) return;
+  els.sinceBanner.replaceChildren(
+    h("div", { class: "since-text" },
+      h("strong", {}, t("since.title")), " ",
+      ...summary.lines.flatMap((line, i) => [i ? " " : "", h("span", { "data-testid": "since-line" }, line)])),
+    h("button", { type: "button", "data-testid": "since-ok", on: { click: () => { app.since = null; renderSince(); } } }, t("since.ok")));
+}
+
 function renderLog() {
   const list = els.log;
   list.replaceChildren();
@@ -842,6 +883,7 @@ function renderAll() {
   renderOptions();
   renderNameHelp();
   renderLog();
+  renderSince();
   if (app.game && app.hasState) app.game.render({});
   updateTitle(app.game ? app.game.view : null);
   renderDuringGame();

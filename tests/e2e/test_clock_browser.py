@@ -154,6 +154,100 @@ def test_a_player_walks_away_and_the_computer_takes_over(table_server: str, brow
     assert errors == []
 
 
+@pytest.mark.slow  # waits out real away delays
+def test_a_player_who_comes_back_is_told_what_happened_meanwhile(
+    table_server: str, browser: Any
+) -> None:
+    room = http_json("POST", table_server + "/api/rooms", {"variant": "classic"})
+    url = table_server + room["url"]
+    a, b, errors = two_players(browser, url)
+    a.click("[data-testid=start-button]")
+    push_and_move(a, cell="first")
+    b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+    push_and_move(b, cell="first")
+    a.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
+    assert a.is_hidden("[data-testid=since-banner]")  # nothing went unseen
+    ann = a.context
+    a.close()  # Ann closes her tab on her turn; her browser keeps her seat and what it saw
+    b.click("[data-testid=away-takeover]", timeout=20000)
+    b.wait_for_selector("[data-testid=log-cause][data-cause=away] >> nth=1")
+    b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+
+    back = ann.new_page()
+    back.on("pageerror", lambda e: errors.append(f"A again: {e}"))
+    back.goto(url)
+    back.wait_for_selector("[data-testid=since-banner]:not([hidden])")
+    lines = back.locator("[data-testid=since-line]").all_text_contents()
+    assert lines[:2] == ["2 moves were played.", "The computer played 2 of them for you."], lines
+    shot(back, "since-desktop")
+    back.select_option("[data-testid=lang-select]", "fr")
+    lines = back.locator("[data-testid=since-line]").all_text_contents()
+    assert lines[:2] == ["2 coups ont été joués.", "L'ordinateur en a joué 2 pour vous."], lines
+    back.set_viewport_size({"width": 390, "height": 844})
+    shot(back, "since-phone-fr")
+    back.set_viewport_size({"width": 1366, "height": 900})
+    back.select_option("[data-testid=lang-select]", "en")
+    # Chloé's move keeps the news up; Ann's own move puts it behind her.
+    push_and_move(b, cell="first")
+    back.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
+    assert back.is_visible("[data-testid=since-banner]")
+    push_and_move(back, cell="first")
+    back.wait_for_selector("[data-testid=since-banner]", state="hidden")
+    # What this device showed is remembered: a reload brings no old news again.
+    back.reload()
+    back.wait_for_selector("[data-testid=move-log][data-count='10']")
+    assert back.is_hidden("[data-testid=since-banner]")
+    assert errors == []
+
+
+SINCE = """async () => {
+  const m = await import("/static/js/since.js");
+  const names = (seat) => ["Ann", "Bob", "Cy"][seat];
+  const log = [
+    { seq: 1, seat: 0, notation: "Nb" }, { seq: 2, seat: 0, notation: "c3" },
+    { seq: 3, seat: 1, notation: "W4" },
+    { seq: 4, seat: 1, notation: "a2", events: [{ type: "found", seat: 1, treasure: "ghost" }] },
+    { seq: 5, seat: 2, notation: "Sd", by: "computer:timeout" },
+    { seq: 6, seat: 2, notation: "d6", by: "computer:timeout" },
+  ];
+  const text = (s) => (s ? s.lines : null);
+  const summaries = {
+    lastTwo: text(m.sinceSummary(log.slice(0, 4), 2, [0], { names, single: true })),
+    four: text(m.sinceSummary(log, 2, [0], { names, single: true })),
+    shared: text(m.sinceSummary(log, 4, [0, 2], { names, single: false })),
+    ownSeat: text(m.sinceSummary(
+      log.map((e) => ({ ...e, by: e.by && "computer:seat" })), 4, [2], { names, single: true })),
+  };
+  localStorage.clear();
+  m.saveSeen("abc", "g1", 7);
+  m.saveSeen("xyz", "g1", 3);
+  const first = m.loadSeen("abc", "g1");
+  m.saveSeen("abc", "g2", 0);  // the room's next game: the last one's mark goes
+  const kept = Object.keys(localStorage).sort();
+  return { summaries, first, kept, none: m.loadSeen("abc", "g3") };
+}"""
+
+
+def test_what_happened_meanwhile_in_words(server: str, browser: Any) -> None:
+    page = browser.new_page()
+    page.goto(server + "/")
+    got = page.evaluate(SINCE)
+    summaries = got["summaries"]
+    assert summaries["lastTwo"] is None  # two moves by others: the log says it already
+    assert summaries["four"] == [
+        "4 moves were played.",
+        "Bob found the ghost.",
+    ]
+    assert summaries["shared"] == [
+        "2 moves were played.",
+        "The computer played 2 of them for Cy.",
+    ]
+    assert summaries["ownSeat"] is None  # a computer seat's own moves are not news
+    assert got["first"] == 7 and got["none"] is None
+    assert got["kept"] == ["labyrinth:seen:abc:g2", "labyrinth:seen:xyz:g1"]
+    page.close()
+
+
 LATE_WELCOME = """async (lateMs) => {
   const m = await import("/static/js/clock.js");
   // The welcome was stamped lateMs before this page handled it (a busy server or link).

@@ -1,0 +1,122 @@
+/**
+ * What happened while a player was away: a page that comes back to a running game (a
+ * reload, a reconnection, the tab opened again the next morning) finds the move list
+ * grown, and the board changed under it; the log tells each move, but not which ones are
+ * new, nor that the computer played some of them for this seat. This module keeps, per
+ * device, the last move it showed of each game, and words what came after it.
+ */
+
+import { addTranslations, formatList, t } from "./i18n.js";
+import { eventWords } from "./movelog.js";
+
+addTranslations({
+  en: {
+    "since.title": "While you were away:",
+    "since.moves": "{n} moves were played.",
+    "since.moves.one": "{n} move was played.",
+    "since.for_you": "The computer played {n} of them for you.",
+    "since.for_you.one": "The computer played {n} of them for you.",
+    "since.for_named": "The computer played {n} of them for {name}.",
+    "since.for_named.one": "The computer played {n} of them for {name}.",
+    "since.ok": "Got it",
+  },
+  fr: {
+    "since.title": "Pendant votre absence :",
+    "since.moves": "{n} coups ont été joués.",
+    "since.moves.one": "{n} coup a été joué.",
+    "since.for_you": "L'ordinateur en a joué {n} pour vous.",
+    "since.for_you.one": "L'ordinateur en a joué {n} pour vous.",
+    "since.for_named": "L'ordinateur en a joué {n} pour {name}.",
+    "since.for_named.one": "L'ordinateur en a joué {n} pour {name}.",
+    "since.ok": "Compris",
+  },
+  de: {
+    "since.title": "Während du weg warst:",
+    "since.moves": "{n} Schritte wurden gespielt.",
+    "since.moves.one": "{n} Schritt wurde gespielt.",
+    "since.for_you": "Der Computer hat {n} davon für dich gespielt.",
+    "since.for_you.one": "Der Computer hat {n} davon für dich gespielt.",
+    "since.for_named": "Der Computer hat {n} davon für {name} gespielt.",
+    "since.for_named.one": "Der Computer hat {n} davon für {name} gespielt.",
+    "since.ok": "Verstanden",
+  },
+});
+
+/** The events a summary names: what changes the race (finds, takes, results). */
+const TOLD = new Set(["found", "collected", "took", "lost", "duel_won", "final_duel", "won", "second_phase"]);
+
+/** At most this many of those, the latest: a summary is read at a glance. */
+const MAX_TOLD = 4;
+
+/** Fewer moves than this, none of them the computer's for the seat, are no news: the
+ * last one or two moves are in the log and on the board already. */
+const WORTH = 3;
+
+const PREFIX = "labyrinth:seen:";
+
+function seenKey(code, gameId) {
+  return `${PREFIX}${code}:${gameId}`;
+}
+
+/** The last move this device showed of the game, or null when it never showed it. */
+export function loadSeen(code, gameId) {
+  try {
+    const value = localStorage.getItem(seenKey(code, gameId));
+    const seq = value === null ? NaN : Number(value);
+    return Number.isInteger(seq) && seq >= 0 ? seq : null;
+  } catch {
+    return null;  // storage refused (private mode): no summary, nothing breaks
+  }
+}
+
+/** Remember that the page showed the game up to `seq`; the room's older games are let go. */
+export function saveSeen(code, gameId, seq) {
+  try {
+    const key = seenKey(code, gameId);
+    if (localStorage.getItem(key) === null) {
+      const room = `${PREFIX}${code}:`;
+      for (let i = localStorage.length - 1; i >= 0; i--) {
+        const other = localStorage.key(i);
+        if (other && other.startsWith(room) && other !== key) localStorage.removeItem(other);
+      }
+    }
+    localStorage.setItem(key, String(seq));
+  } catch {
+    // storage full or refused: the next visit has no summary, which is all that is lost
+  }
+}
+
+/**
+ * The summary of the moves after `seen` for the page's seats, or null when there is no
+ * news worth a banner.
+ * @param {{seq: number, seat: number|null, events?: object[], by?: string|null}[]} log
+ * @param {number} seen the last seq this device showed
+ * @param {number[]} seats the page's own seats (one, or several on a shared device)
+ * @param {{names: (seat: number) => string, single: boolean}} ctx `single`: the page
+ *   has one seat ("for you"), else seats are named
+ * @returns {{moves: number, lines: string[]} | null}
+ */
+export function sinceSummary(log, seen, seats, ctx) {
+  const missed = log.filter((e) => e.seq > seen);
+  const played = new Map();
+  for (const e of missed) {
+    if (seats.includes(e.seat) && typeof e.by === "string" && e.by.startsWith("computer:") && e.by !== "computer:seat") {
+      played.set(e.seat, (played.get(e.seat) || 0) + 1);
+    }
+  }
+  if (missed.length < WORTH && played.size === 0) return null;
+  const lines = [t("since.moves", { n: missed.length })];
+  for (const [seat, n] of played) {
+    lines.push(ctx.single ? t("since.for_you", { n }) : t("since.for_named", { n, name: ctx.names(seat) }));
+  }
+  const told = [];
+  for (const e of missed) {
+    for (const ev of e.events || []) {
+      if (!TOLD.has(ev.type)) continue;
+      const words = eventWords(ev, { names: ctx.names });
+      if (words) told.push(words);
+    }
+  }
+  if (told.length) lines.push(formatList(told.slice(-MAX_TOLD)) + ".");
+  return { moves: missed.length, lines };
+}
