@@ -11,6 +11,16 @@
  */
 
 import { addTranslations, cellName, formatList, slotWords, t } from "./i18n.js";
+
+const tr = t;
+
+/** `t` for an event of the line's own mover: its nameless sentence where there is one. */
+function selfWords(key, params) {
+  const own = key.replace(/^ev\./, "ev.self.");
+  return own !== key && SELF_WORDS.has(own.slice("ev.self.".length)) ? tr(own, params) : tr(key, params);
+}
+
+const SELF_WORDS = new Set(["found", "took_value", "took_cards", "collected", "lost_value", "duel_won", "final_won", "final_lost", "won"]);
 import { eventName, treasureName } from "./tiles.js";
 
 const TEXT = {
@@ -95,6 +105,15 @@ const TEXT = {
     "ev.can_take": "{n} cards may be taken",
     "ev.can_take.one": "{n} card may be taken",
     "ev.took_cards": "{name} took {n} × {motif}",
+    "ev.self.found": "found the {treasure}",
+    "ev.self.took_value": "took treasure {value}",
+    "ev.self.took_cards": "took {n} × {motif}",
+    "ev.self.collected": "collected the {treasure} ({n}/24)",
+    "ev.self.lost_value": "lost treasure {value}",
+    "ev.self.duel_won": "won the duel",
+    "ev.self.final_won": "beat the dragon ({total})",
+    "ev.self.final_lost": "failed against the dragon ({total})",
+    "ev.self.won": "wins",
     "ev.discarded": "{name} discarded a {motif}",
     "ev.drew": "{name} drew {n} cards",
     "ev.drew.one": "{name} drew {n} card",
@@ -187,6 +206,15 @@ const TEXT = {
     "ev.can_take": "{n} cartes peuvent être prises",
     "ev.can_take.one": "{n} carte peut être prise",
     "ev.took_cards": "{name} a pris {n} × {motif}",
+    "ev.self.found": "a trouvé : {treasure}",
+    "ev.self.took_value": "a pris le trésor {value}",
+    "ev.self.took_cards": "a pris {n} × {motif}",
+    "ev.self.collected": "a récupéré : {treasure} ({n}/24)",
+    "ev.self.lost_value": "a perdu le trésor {value}",
+    "ev.self.duel_won": "a gagné le duel",
+    "ev.self.final_won": "a vaincu le dragon ({total})",
+    "ev.self.final_lost": "a échoué face au dragon ({total})",
+    "ev.self.won": "gagne",
     "ev.discarded": "{name} a défaussé : {motif}",
     "ev.drew": "{name} a pioché {n} cartes",
     "ev.drew.one": "{name} a pioché {n} carte",
@@ -279,6 +307,15 @@ const TEXT = {
     "ev.can_take": "{n} Karten können genommen werden",
     "ev.can_take.one": "{n} Karte kann genommen werden",
     "ev.took_cards": "{name} nahm {n} × {motif}",
+    "ev.self.found": "fand: {treasure}",
+    "ev.self.took_value": "nahm Schatz {value}",
+    "ev.self.took_cards": "nahm {n} × {motif}",
+    "ev.self.collected": "sammelte ein: {treasure} ({n}/24)",
+    "ev.self.lost_value": "verlor Schatz {value}",
+    "ev.self.duel_won": "gewann das Duell",
+    "ev.self.final_won": "besiegte den Drachen ({total})",
+    "ev.self.final_lost": "scheiterte am Drachen ({total})",
+    "ev.self.won": "gewinnt",
     "ev.discarded": "{name} warf ab: {motif}",
     "ev.drew": "{name} zog {n} Karten",
     "ev.drew.one": "{name} zog {n} Karte",
@@ -385,7 +422,8 @@ export function entryWords(notation, ctx = {}) {
   for (const ev of ctx.events || []) {
     if (!LOG_EVENTS.has(ev.type)) continue;
     if (ev.type === "took" && Array.isArray(ev.cards)) continue;  // the move's words say it
-    const words = eventWords(ev, ctx);
+    // The line begins with the mover's name: what the mover did goes on without it.
+    const words = eventWords(ev, { ...ctx, mover: ctx.seat });
     if (words) parts.push(words);
   }
   return parts.join(" · ");
@@ -399,11 +437,15 @@ function cellOf(value) {
  * One event in words, names and cells (a1-g7) included; null for the events that only
  * repeat the move itself.
  * @param {object} ev
- * @param {{names?: (seat: number) => string}} [ctx]
+ * @param {{names?: (seat: number) => string, mover?: number}} [ctx] `mover`: the seat whose
+ *   line the words go on (its own events are said without its name)
  */
 export function eventWords(ev, ctx = {}) {
   const names = ctx.names || ((s) => `#${s}`);
   const name = typeof ev.seat === "number" ? names(ev.seat) : "";
+  // said of the line's own mover (`ctx.mover`): the sentence without the name
+  const self = typeof ev.seat === "number" && ev.seat === ctx.mover;
+  const t = self ? selfWords : tr;
   const list = (seats) => formatList((seats || []).map(names));
   switch (ev.type) {
     case "pushed": return t("ev.pushed", { slot: slotWords(ev.slot || "") });

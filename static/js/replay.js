@@ -251,7 +251,7 @@ function buildMoveList() {
   for (const move of data.moves) {
     const seat = move.seat;
     const text = h("span", { class: "log-text" }, h("span", { class: "log-name" }, who[seat] ?? `#${seat}`), " ",
-      entryWords(move.notation, { variant: page.dataset.variant, names: seatName, events: move.events }));
+      entryWords(move.notation, { variant: page.dataset.variant, names: seatName, events: move.events, seat: move.seat }));
     text.title = text.textContent;  // the list shows two lines of it: the rest on hover
     const entry = h("li", { class: "log-entry replay-entry", "data-testid": "replay-move", "data-step": String(move.seq) },
       h("button", { type: "button", class: "link-button", on: { click: () => goTo(move.seq) } },

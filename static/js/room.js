@@ -746,7 +746,7 @@ function renderLog() {
   for (const entry of app.log) {
     const seat = entry.seat;
     const name = seat === null || seat === undefined ? "" : seatName(seat);
-    const words = entryWords(entry.notation, { variant: variant.id, names: seatName, events: entry.events });
+    const words = entryWords(entry.notation, { variant: variant.id, names: seatName, events: entry.events, seat });
     list.append(h("li", { class: "log-entry", "data-testid": "log-entry", "data-seq": entry.seq, "data-seat": seat ?? "" },
       h("span", { class: "log-seq" }, `${entry.seq}.`),
       seat === null || seat === undefined ? null : colorDot(app.colors.get(seat) || COLORS[seat % 4]),

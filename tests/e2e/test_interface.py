@@ -114,6 +114,8 @@ def test_the_replay_says_what_each_move_did_in_words(server: str, browser: Any) 
     # the move list: words beside the notation, the find included
     entry = page.text_content(f'[data-testid="replay-move"][data-step="{found["seq"]}"]')
     assert "found the" in entry and found["notation"] in entry
+    # the line starts with the mover's name: what they found follows without it again
+    assert " · found the " in entry, entry
 
     # news of the step shown goes as soon as another step is shown
     assert page.is_visible("[data-testid=news]")
