@@ -26,12 +26,20 @@ EXTRA_FIELDS = {"id", "seed_hash", "result", "imported"}
 
 class InvalidRecord(ValueError):
     """A record that does not replay: `seq` is its first bad action (None: the record's
-    shape itself is wrong), `message` says what is wrong in words."""
+    shape itself is wrong), `message` says what is wrong in words, and `reason` which of
+    `REASONS` it is, so a page can say it in its own language."""
 
-    def __init__(self, message: str, seq: int | None = None) -> None:
+    def __init__(self, message: str, seq: int | None = None, reason: str = "shape") -> None:
         super().__init__(message)
         self.message = message
         self.seq = seq
+        self.reason = reason
+
+
+#: Why a record is refused (the import's `error.reason`, ext): not JSON, not a record's
+#: shape, options its game refuses, an illegal action, an action after the end, a game
+#: not over, a seed that is not its claimed hash's, a result the replay does not reach.
+REASONS = ("not_json", "shape", "options", "illegal", "over", "unfinished", "seed_hash", "result")
 
 
 def _check_shape(record: Any) -> None:
@@ -97,17 +105,17 @@ def replay(record: Any) -> Game:
     try:
         game = Game.new(record["variant"], record["players"], record["seed"], record["options"])
     except InvalidOptions as exc:
-        raise InvalidRecord(f"options: {exc}") from exc
+        raise InvalidRecord(f"options: {exc}", reason="options") from exc
     for entry in record["actions"]:
         if game.result is not None:
             raise InvalidRecord(
-                f"action seq {entry['seq']}: the game was already over", entry["seq"]
+                f"action seq {entry['seq']}: the game was already over", entry["seq"], "over"
             )
         try:
             game.apply(entry["seat"], entry["action"])
         except IllegalAction as exc:
             raise InvalidRecord(
-                f"action seq {entry['seq']} ({exc.code}): {exc.message}", entry["seq"]
+                f"action seq {entry['seq']} ({exc.code}): {exc.message}", entry["seq"], "illegal"
             ) from exc
     return game
 
@@ -116,7 +124,9 @@ def replay_finished(record: Any) -> Game:
     """`replay`, and the game must be over: only finished games are stored for replay."""
     game = replay(record)
     if game.result is None:
-        raise InvalidRecord(f"the game is not over after action seq {game.seq}")
+        raise InvalidRecord(
+            f"the game is not over after action seq {game.seq}", reason="unfinished"
+        )
     _check_claims(record, game)
     return game
 
@@ -127,7 +137,7 @@ def import_summary(body: bytes, max_depth: int = boundedjson.MAX_DEPTH) -> dict[
     try:
         record = boundedjson.loads(body, max_depth)
     except ValueError as exc:
-        raise InvalidRecord(f"the record is not JSON: {exc}") from exc
+        raise InvalidRecord(f"the record is not JSON: {exc}", reason="not_json") from exc
     game = replay_finished(record)
     return {
         "variant": game.variant,
@@ -146,11 +156,14 @@ def _check_claims(record: Mapping[str, Any], game: Game) -> None:
     actions still happen to be legal under it."""
     claimed_hash = record.get("seed_hash")
     if claimed_hash is not None and claimed_hash != seed_hash(record["seed"]):
-        raise InvalidRecord("seed_hash is not the SHA-256 of seed: the seed was changed")
+        raise InvalidRecord(
+            "seed_hash is not the SHA-256 of seed: the seed was changed", reason="seed_hash"
+        )
     claimed_result = record.get("result")
     if claimed_result is not None and claimed_result != game.result:
         raise InvalidRecord(
-            f"result {_js(claimed_result)} differs from the replay's {_js(game.result)}"
+            f"result {_js(claimed_result)} differs from the replay's {_js(game.result)}",
+            reason="result",
         )
 
 

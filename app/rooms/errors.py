@@ -1,18 +1,24 @@
 """One error type for what the room layer refuses, carrying the protocol's stable code.
 
-HTTP turns it into `{"error": {"code", "message"}}` with `status`; the WebSocket into an
-`error` message. Either way nothing was changed.
+HTTP turns it into `{"error": {"code", "message"}}` with `status` (and any `extra`
+fields beside them, ext); the WebSocket into an `error` message. Either way nothing was
+changed.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class RoomError(Exception):
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(
+        self, code: str, message: str, status: int = 400, extra: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.extra = extra or {}
 
 
 def not_found(what: str) -> RoomError:

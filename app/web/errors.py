@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -28,17 +29,18 @@ STATUS_CODES = {
 RETRY_AFTER = {429: "10", 503: "2"}
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
+def error_response(
+    status: int, code: str, message: str, extra: dict[str, Any] | None = None
+) -> JSONResponse:
     headers = {"Retry-After": RETRY_AFTER[status]} if status in RETRY_AFTER else None
-    return JSONResponse(
-        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
-    )
+    body = {"code": code, "message": message, **(extra or {})}
+    return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
 def install(app: FastAPI) -> None:
     @app.exception_handler(RoomError)
     async def room_error(_request: Request, exc: RoomError) -> JSONResponse:
-        return error_response(exc.status, exc.code, exc.message)
+        return error_response(exc.status, exc.code, exc.message, exc.extra)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:

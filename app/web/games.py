@@ -207,7 +207,12 @@ async def get_analysis(game_id: str, request: Request) -> Response:
 async def _read_record(request: Request) -> bytes:
     body = await request.body()
     if len(body) > MAX_IMPORT_BYTES:
-        raise RoomError("invalid_record", f"a record file is at most {MAX_IMPORT_BYTES} bytes", 422)
+        raise RoomError(
+            "invalid_record",
+            f"a record file is at most {MAX_IMPORT_BYTES} bytes",
+            422,
+            {"reason": "too_large"},
+        )
     return body
 
 
@@ -245,7 +250,8 @@ async def import_game(request: Request, repo: Repo) -> dict[str, Any]:
     try:
         game = await request.app.state.replays.run(import_summary, body, depth)
     except InvalidRecord as exc:
-        raise RoomError("invalid_record", exc.message, 422) from exc
+        extra = {"reason": exc.reason} | ({} if exc.seq is None else {"seq": exc.seq})
+        raise RoomError("invalid_record", exc.message, 422, extra) from exc
     stored = await to_thread.run_sync(_store_import, repo, game)
     request.app.state.replays.warm(stored.id)
     request.app.state.analyses.warm(stored.id)

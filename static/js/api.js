@@ -5,10 +5,13 @@
 
 /** An HTTP error answer: `{"error": {"code", "message"}}` with a 4xx/5xx status. */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  /** `detail`: the answer's whole `error` object, with the fields some errors add (ext),
+   * such as an import's `reason` and `seq`. */
+  constructor(status, code, message, detail = {}) {
     super(message || code || `HTTP ${status}`);
     this.status = status;
     this.code = code || "http_" + status;
+    this.detail = detail;
   }
 }
 
@@ -59,7 +62,7 @@ export async function fetchAnswer(res) {
 export function answerBody({ status, ok, body }) {
   if (!ok) {
     const e = (body && body.error) || {};
-    throw new ApiError(status, e.code, e.message);
+    throw new ApiError(status, e.code, e.message, e);
   }
   return body;
 }

@@ -10,6 +10,19 @@ import { t } from "./i18n.js";
 const MAX_BYTES = 4 * 1024 * 1024;
 
 /**
+ * Why the server refused the record, in the page's language: by its `reason` (ext), the
+ * server's English words kept only as the detail of a malformed file. An unknown reason
+ * shows the server's message as it is.
+ * @param {ApiError} err
+ */
+function refusal(err) {
+  const { reason, seq } = err.detail || {};
+  const key = `import.reason.${reason}`;
+  const said = reason ? t(key, { seq: seq ?? "?", message: err.message }) : key;
+  return said !== key ? said : t("replay.import_refused", { message: err.message });
+}
+
+/**
  * @param {HTMLFormElement} form
  * @param {HTMLInputElement} fileInput
  * @param {HTMLElement} errorEl
@@ -40,9 +53,7 @@ export function setupImport(form, fileInput, errorEl) {
       const res = await request("POST", "/api/games/import", { body: record });
       location.assign(res.url || `/replay/${encodeURIComponent(res.id)}`);
     } catch (err) {
-      errorEl.textContent = err instanceof ApiError && err.status
-        ? t("replay.import_refused", { message: err.message })
-        : t("error.network");
+      errorEl.textContent = err instanceof ApiError && err.status ? refusal(err) : t("error.network");
       if (button) button.disabled = false;
     }
   });

@@ -202,3 +202,45 @@ def test_the_replay_of_a_game_still_played_links_to_its_room(server: str, browse
     page.wait_for_selector("[data-testid=board]")
     assert f"/r/{code}" in page.url
     page.close()
+
+
+def test_a_refused_record_is_explained_in_the_page_language(server: str, browser: Any) -> None:
+    import json
+
+    record = greedy_record(players=2, seed="e2e-refused")
+    changed = json.loads(json.dumps(record))
+    changed["actions"][1]["action"] = {"type": "push", "side": "N", "index": 1, "rotation": 0}
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.context.add_cookies([{"name": "lang", "value": "fr", "url": server}])
+    page.goto(server + "/")
+
+    def refused(body: dict[str, Any]) -> str:
+        page.set_input_files(
+            "[data-testid=import-file]",
+            files=[
+                {
+                    "name": "game.json",
+                    "mimeType": "application/json",
+                    "buffer": json.dumps(body).encode(),
+                }
+            ],
+        )
+        page.click("[data-testid=import-button]")
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=import-error]').textContent !== ''"
+        )
+        text = page.text_content("[data-testid=import-error]") or ""
+        page.evaluate("document.querySelector('[data-testid=import-error]').textContent = ''")
+        return text
+
+    # the move the server names, said in French, not the server's English
+    said = refused(changed)
+    assert said.startswith("Refusé : le coup 2 n'est pas légal"), said
+    said = refused(record | {"seed_hash": "0" * 64})
+    assert said.startswith("Refusé : la graine ne correspond pas"), said
+    said = refused(record | {"actions": record["actions"][:3]})
+    assert "n'est pas terminée" in said, said
+    page.close()
+    assert errors == []

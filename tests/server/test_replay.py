@@ -144,11 +144,18 @@ def test_the_replay_is_served_gzipped(client: TestClient) -> None:
     assert client.get(f"/api/games/{game_id}/replay?frames=nope").status_code == 422
 
 
-def import_error(client: TestClient, record: Any) -> str:
+def import_error(client: TestClient, record: Any, reason: str = "shape") -> str:
+    """The refusal's message; its `reason` (ext) must be `reason`, and an action's refusal
+    names the action's `seq` (ext) as its message does."""
     response = client.post("/api/games/import", json=record)
     assert response.status_code == 422, response.text
     error = response.json()["error"]
     assert error["code"] == "invalid_record"
+    assert error["reason"] == reason, error
+    if reason in ("illegal", "over"):
+        assert f"action seq {error['seq']}" in error["message"], error
+    else:
+        assert "seq" not in error, error
     return error["message"]
 
 
@@ -161,32 +168,40 @@ def test_a_changed_action_is_refused_naming_its_seq() -> None:
     try:
         replay(record)
     except InvalidRecord as exc:
-        assert exc.seq == 2 and "action seq 2" in exc.message
+        assert exc.seq == 2 and "action seq 2" in exc.message and exc.reason == "illegal"
     else:
         raise AssertionError("a push in the move phase was accepted")
+    try:
+        replay(record | {"options": {"nope": True}})
+    except InvalidRecord as exc:
+        assert exc.seq is None and exc.reason == "options", exc.message
+    else:
+        raise AssertionError("an unknown option was accepted")
 
 
 def test_tampered_records_are_refused_on_import(client: TestClient) -> None:
     record = greedy_record(players=2, seed="tamper")
     changed_action = copy.deepcopy(record)
     changed_action["actions"][1]["action"] = {"type": "move", "to": [3, 3]}
-    assert "action seq 2" in import_error(client, changed_action)
+    assert "action seq 2" in import_error(client, changed_action, "illegal")
     changed_seed = copy.deepcopy(record) | {"seed": "another seed"}
-    assert "action seq" in import_error(client, changed_seed)
+    assert "action seq" in import_error(client, changed_seed, "illegal")
     exported_style = copy.deepcopy(record) | {"seed_hash": "0" * 64}
-    assert "seed_hash" in import_error(client, exported_style)
+    assert "seed_hash" in import_error(client, exported_style, "seed_hash")
     wrong_result = copy.deepcopy(record) | {"result": {"winners": [9], "reason": "home"}}
-    assert "result" in import_error(client, wrong_result)
+    assert "result" in import_error(client, wrong_result, "result")
     unfinished = copy.deepcopy(record)
     unfinished["actions"] = unfinished["actions"][:5]
-    assert "not over" in import_error(client, unfinished)
+    assert "not over" in import_error(client, unfinished, "unfinished")
     extra = record["actions"][-1] | {"seq": len(record["actions"]) + 1}
-    assert "already over" in import_error(client, record | {"actions": [*record["actions"], extra]})
+    after_end = record | {"actions": [*record["actions"], extra]}
+    assert "already over" in import_error(client, after_end, "over")
     assert "unknown variant" in import_error(client, record | {"variant": "chess"})
     assert "lacks" in import_error(client, {"variant": "classic"})
     assert "object" in import_error(client, [1, 2])
     response = client.post("/api/games/import", content=b"{nope")
     assert response.json()["error"]["code"] == "invalid_record"
+    assert response.json()["error"]["reason"] == "not_json"
     assert client.get("/api/games", params={"status": "finished"}).json()["total"] == 0
 
 
