@@ -10,6 +10,7 @@ import { addTranslations, t } from "./i18n.js";
 addTranslations({
   en: {
     "presence.reconnecting": "reconnecting…",
+    "presence.not_here": "not here",
     "presence.left": "{name} left — waiting for them to reconnect",
     "presence.back": "{name} is back",
     "presence.offline": "You are offline — reconnecting… Nothing you do is sent until the connection is back.",
@@ -17,6 +18,7 @@ addTranslations({
   },
   fr: {
     "presence.reconnecting": "reconnexion…",
+    "presence.not_here": "absent",
     "presence.left": "{name} n’est plus là — en attente de sa reconnexion",
     "presence.back": "{name} est de retour",
     "presence.offline": "Vous êtes hors ligne — reconnexion… Rien n'est envoyé tant que la connexion n'est pas revenue.",
@@ -24,6 +26,7 @@ addTranslations({
   },
   de: {
     "presence.reconnecting": "verbindet neu…",
+    "presence.not_here": "nicht da",
     "presence.left": "{name} ist weg — warte auf die Rückkehr",
     "presence.back": "{name} ist zurück",
     "presence.offline": "Du bist offline — verbinde neu… Nichts wird gesendet, bis die Verbindung zurück ist.",
@@ -31,11 +34,17 @@ addTranslations({
   },
 });
 
-/** A seat's connection: a dot, and the word when it is down. */
-export function connMark(connected) {
+/**
+ * A seat's connection: a dot, and the word when it is down. During a game a dropped
+ * player is "reconnecting…" (a game holds its seat for them); before it, a seat whose page
+ * is closed (or was never opened: a seat joined through the API) is only "not here".
+ * @param {boolean} connected
+ * @param {boolean} [waiting] the room waits for its game to start
+ */
+export function connMark(connected, waiting = false) {
   const label = t(connected ? "room.connected" : "room.disconnected");
   return h("span", { class: "conn-mark" + (connected ? "" : " off"), "data-testid": "conn-mark", "data-connected": connected ? "true" : "false" },
-    connected ? null : h("span", { class: "conn-word" }, t("presence.reconnecting")),
+    connected ? null : h("span", { class: "conn-word" }, t(waiting ? "presence.not_here" : "presence.reconnecting")),
     h("span", { class: "conn-dot " + (connected ? "on" : "off"), title: label, "aria-label": label, role: "img" }));
 }
 

@@ -630,7 +630,7 @@ function renderLobby() {
         s.kind === "bot" ? h("span", { class: "muted" }, ` (${t("room.bot")})`) : null,
         s.seat === app.seat ? h("span", { class: "muted" }, ` (${t("room.you")})`) : null,
         seatBadges(s),
-        connMark(s.connected || s.kind === "bot" || s.kind === "computer"),
+        connMark(s.connected || s.kind === "bot" || s.kind === "computer", true),
         seatControls(s, app.seat)));
     } else {
       els.seats.append(h("li", { class: "seat free", "data-testid": `seat-${i}` },

@@ -210,3 +210,23 @@ def test_a_dealt_team_game_names_only_the_spells_of_its_colours(server: str, bro
     shown = set(page.eval_on_selector_all(chips, "(els) => els.map((e) => e.dataset.option)"))
     assert shown == {"mode"} | {f"spell_{c}" for c in colours} and len(colours) == 2, shown
     page.close()
+
+
+def test_a_waiting_room_says_who_is_not_here(server: str, browser) -> None:
+    """Before the start, a seat whose page is closed is "not here", not "reconnecting…"
+    (nothing is waiting to reconnect to a game); the options are said once, in the header."""
+    made = http_json("POST", server + "/api/rooms", {"variant": "classic", "name": "Ann"})
+    http_json("POST", f"{server}/api/rooms/{made['code']}/join", {"name": "Bob"})
+    ctx = browser.new_context(**PHONE)
+    ctx.add_init_script(
+        f"localStorage.setItem('labyrinth:token:{made['code']}', '{made['token']}')"
+    )
+    page = ctx.new_page()
+    page.goto(server + made["url"])
+    page.wait_for_selector("[data-testid=seat-0].mine[data-connected='1']")
+    assert page.text_content("[data-testid=seat-1] .conn-word") == "not here"
+    assert "Event variant" in page.text_content("[data-testid=room-options]")
+    assert "Event variant" not in page.text_content("[data-testid=lobby-panel]")
+    page.select_option("[data-testid=lang-select]", "fr")
+    assert page.text_content("[data-testid=seat-1] .conn-word") == "absent"
+    ctx.close()
