@@ -720,7 +720,11 @@ function noteSince(msg, consecutive) {
   if (!gameId || !seats.length) return;
   if (Array.isArray(msg.history)) {
     const seen = loadSeen(code, gameId);
-    if (seen !== null && seen < msg.seq) app.since = { seen, seats };
+    if (seen !== null && seen < msg.seq) {
+      // (news still shown reaches back further: it stays the start)
+      const since = { seen: app.since ? Math.min(app.since.seen, seen) : seen, seats };
+      app.since = sinceSummary(app.log, since.seen, seats, sinceContext()) ? since : app.since;
+    }
   } else if (consecutive && msg.last && seats.includes(msg.last.seat) && !msg.last.by) {
     app.since = null;  // they are playing again: the news is behind them
   }
@@ -728,22 +732,30 @@ function noteSince(msg, consecutive) {
   renderSince();
 }
 
+function sinceContext() {
+  return { names: seatName, single: !passAndPlay };
+}
+
 function renderSince() {
   const since = app.since;
-  const summary = since ? sinceSummary(app.log, since.seen, since.seats, { names: seatName, single: !passAndPlay }) : null;
+  const summary = since ? sinceSummary(app.log, since.seen, since.seats, sinceContext()) : null;
   els.sinceBanner.hidden = !summary;
   if (!summary) return;
   els.sinceBanner.replaceChildren(
     h("div", { class: "since-text" },
       h("strong", {}, t("since.title")), " ",
       ...summary.lines.flatMap((line, i) => [i ? " " : "", h("span", { "data-testid": "since-line" }, line)])),
-    h("button", { type: "button", "data-testid": "since-ok", on: { click: () => { app.since = null; renderSince(); } } }, t("since.ok")));
+    h("button", { type: "button", "data-testid": "since-ok", on: { click: () => { app.since = null; renderSince(); renderLog(); } } }, t("since.ok")));
 }
 
 function renderLog() {
   const list = els.log;
   list.replaceChildren();
   for (const entry of app.log) {
+    // where the moves the banner tells begin
+    if (app.since && entry.seq === app.since.seen + 1) {
+      list.append(h("li", { class: "log-since", "data-testid": "log-since" }, t("since.mark")));
+    }
     const seat = entry.seat;
     const name = seat === null || seat === undefined ? "" : seatName(seat);
     const words = entryWords(entry.notation, { variant: variant.id, names: seatName, events: entry.events, seat });

@@ -19,6 +19,7 @@ addTranslations({
     "since.for_named": "The computer played {n} of them for {name}.",
     "since.for_named.one": "The computer played {n} of them for {name}.",
     "since.ok": "Got it",
+    "since.mark": "while you were away",
   },
   fr: {
     "since.title": "Pendant votre absence :",
@@ -29,6 +30,7 @@ addTranslations({
     "since.for_named": "L'ordinateur en a joué {n} pour {name}.",
     "since.for_named.one": "L'ordinateur en a joué {n} pour {name}.",
     "since.ok": "Compris",
+    "since.mark": "pendant votre absence",
   },
   de: {
     "since.title": "Während du weg warst:",
@@ -39,6 +41,7 @@ addTranslations({
     "since.for_named": "Der Computer hat {n} davon für {name} gespielt.",
     "since.for_named.one": "Der Computer hat {n} davon für {name} gespielt.",
     "since.ok": "Verstanden",
+    "since.mark": "während du weg warst",
   },
 });
 

@@ -179,6 +179,9 @@ def test_a_player_who_comes_back_is_told_what_happened_meanwhile(
     back.wait_for_selector("[data-testid=since-banner]:not([hidden])")
     lines = back.locator("[data-testid=since-line]").all_text_contents()
     assert lines[:2] == ["2 moves were played.", "The computer played 2 of them for you."], lines
+    # ...and the move log marks where those moves begin
+    after_mark = back.locator("[data-testid=log-since] + [data-testid=log-entry]")
+    assert after_mark.get_attribute("data-seq") == "5"
     shot(back, "since-desktop")
     back.select_option("[data-testid=lang-select]", "fr")
     lines = back.locator("[data-testid=since-line]").all_text_contents()
@@ -193,6 +196,7 @@ def test_a_player_who_comes_back_is_told_what_happened_meanwhile(
     assert back.is_visible("[data-testid=since-banner]")
     push_and_move(back, cell="first")
     back.wait_for_selector("[data-testid=since-banner]", state="hidden")
+    assert back.locator("[data-testid=log-since]").count() == 0
     # What this device showed is remembered: a reload brings no old news again.
     back.reload()
     back.wait_for_selector("[data-testid=move-log][data-count='10']")
