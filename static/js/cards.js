@@ -9,7 +9,7 @@
 import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
-import { formatList, t } from "./i18n.js";
+import { aMotif, formatList, t } from "./i18n.js";
 import { shownName } from "./table.js";
 import { DIRECTIONS, focusNearest, usingKeyboard } from "./keyboard-focus.js";
 import { drawTile, SVG_NS, svg } from "./tiles.js";
@@ -128,6 +128,17 @@ export class CardsUI extends GameUI {
     els.hand.hidden = false;
     els.board.classList.add("cards-board");
     els.board.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    // Zoom sits on the layout it zooms, as a map's does (built once: a button redrawn under
+    // a finger would lose its tap; `renderZoom` only words it).
+    this.zoomButtons = [
+      iconButton("−", "", () => this.zoom(1.25), "zoom-out"),
+      iconButton("⤢", "", () => this.fit(), "zoom-fit"),
+      iconButton("+", "", () => this.zoom(0.8), "zoom-in"),
+    ];
+    this.zoomTools = h("div", { class: "zoom-row board-zoom", "data-testid": "zoom-tools" }, ...this.zoomButtons);
+    const wrap = els.board.parentElement || els.hand;
+    for (const old of wrap.querySelectorAll(":scope > .board-zoom")) old.remove();
+    wrap.append(this.zoomTools);
     this.setupPanZoom();
     document.addEventListener("keydown", (ev) => this.onKey(ev));
     // Arrow keys go from a lit square or a card to take to the nearest one that way.
@@ -244,7 +255,7 @@ export class CardsUI extends GameUI {
       if (ev.type === "took" && ev.cards.length) {
         this.ctx.showNews(t("cards.news.took", { name: name(ev.seat), n: ev.cards.length, motif: motifName(ev.cards[0].motif) }));
       } else if (ev.type === "discarded") {
-        this.ctx.showNews(t("cards.news.discarded", { name: name(ev.seat), motif: motifName(ev.card.motif) }));
+        this.ctx.showNews(t("cards.news.discarded", { name: name(ev.seat), motif: motifName(ev.card.motif), a_motif: aMotif(ev.card.motif) }));
       }
     }
   }
@@ -520,10 +531,7 @@ export class CardsUI extends GameUI {
     const panel = this.els.hand;
     panel.replaceChildren();
     const me = this.me();
-    const tools = h("div", { class: "zoom-row" },
-      iconButton("−", t("cards.zoom_out"), () => this.zoom(1.25), "zoom-out"),
-      iconButton("⤢", t("cards.fit"), () => this.fit(), "zoom-fit"),
-      iconButton("+", t("cards.zoom_in"), () => this.zoom(0.8), "zoom-in"));
+    this.renderZoom();
     if (!me) {
       // A finished game (and every replay frame) shows all hands: draw them, rather than
       // telling the watcher they are secret.
@@ -539,7 +547,6 @@ export class CardsUI extends GameUI {
         if (!p.hand.length) row.append(h("span", { class: "muted" }, t("cards.hand_empty")));
         panel.append(row);
       }
-      panel.append(tools);
       return;
     }
     panel.append(h("h2", {}, t("cards.hand")));
@@ -579,8 +586,7 @@ export class CardsUI extends GameUI {
     const canRotate = v.status === "playing" && (me.hand || []).length > 0;
     panel.append(h("div", { class: "spare-row" },
       iconButton("↺", t("game.rotate_ccw"), () => this.rotate(-1), "rotate-ccw-card", !canRotate),
-      iconButton("↻", t("game.rotate_cw"), () => this.rotate(1), "rotate-cw-card", !canRotate),
-      tools));
+      iconButton("↻", t("game.rotate_cw"), () => this.rotate(1), "rotate-cw-card", !canRotate)));
     if (mine && turn.phase === "place" && choices.discards.length) {
       panel.append(h("p", { class: "help" }, t("cards.discard_help")));
       const drow = h("div", { class: "choice-row" });
@@ -596,6 +602,15 @@ export class CardsUI extends GameUI {
       const touch = window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches;
       panel.append(h("p", { class: "help" }, t(touch ? "cards.place_help_touch" : "cards.place_help")));
     }
+  }
+
+  /** The zoom buttons' names, in the page's language. */
+  renderZoom() {
+    const labels = [t("cards.zoom_out"), t("cards.fit"), t("cards.zoom_in")];
+    this.zoomButtons.forEach((button, i) => {
+      button.title = labels[i];
+      button.setAttribute("aria-label", labels[i]);
+    });
   }
 
   renderPlayers() {

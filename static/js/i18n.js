@@ -202,6 +202,8 @@ const en = {
 
   "variant.classic": "Labyrinth (classic)",
   "variant.cards": "Labyrinth, the card game",
+  "motif.a": "a {motif}",
+  "motif.a.owl": "an owl",
   "motif.chest": "chest",
   "motif.unicorn": "unicorn",
   "motif.ghost": "ghost",
@@ -219,7 +221,7 @@ const en = {
   "cards.turn.other_place": "{name} places a card.",
   "cards.turn.other_take": "{name} chooses the cards to take.",
   "cards.news.took": "{name} took {n} × {motif}",
-  "cards.news.discarded": "{name} could not place a card and discarded a {motif}",
+  "cards.news.discarded": "{name} could not place a card and discarded {a_motif}",
   "cards.take_toggle": "Take or leave this {motif}",
   "cards.place_here": "Place the card at {x}, {y}",
   "cards.place_here_links": "Place the card at {x}, {y}: it links two identical treasures",
@@ -720,7 +722,7 @@ const fr = {
   "cards.turn.other_take": "{name} choisit les cartes à prendre.",
   "cards.news.took": "{name} prend {n} × {motif}",
   "cards.news.discarded": "{name} ne pouvait pas poser et défausse : {motif}",
-  "cards.take_toggle": "Prendre ou laisser ce {motif}",
+  "cards.take_toggle": "Prendre ou laisser : {motif}",
   "cards.place_here": "Poser la carte en {x}, {y}",
   "cards.place_here_links": "Poser la carte en {x}, {y} : elle relie deux trésors identiques",
   "cards.must_link": "Relier est obligatoire : vous pouvez relier deux trésors identiques, seules les poses qui le font (cadres verts) sont permises.",
@@ -1642,6 +1644,17 @@ export function initI18n() {
     });
   }
   applyTranslations();
+}
+
+/**
+ * A card's motif with its indefinite article where the language puts one in the
+ * sentences that use it (English: "a key", "an owl"); the other languages' sentences
+ * take the bare name.
+ */
+export function aMotif(name) {
+  const own = `motif.a.${name}`;
+  const said = t(own);
+  return said !== own ? said : t("motif.a", { motif: t("motif." + name) });
 }
 
 /** Human notation of a cell: `[0, 0]` -> `a1`. */

@@ -10,7 +10,7 @@
  * does not know (a newer action) is shown as it is, never hidden.
  */
 
-import { addTranslations, cellName, formatList, slotWords, t } from "./i18n.js";
+import { addTranslations, aMotif, cellName, formatList, slotWords, t } from "./i18n.js";
 
 const tr = t;
 
@@ -52,13 +52,13 @@ const TEXT = {
     "log.double_turn": "played card {card} for a double turn",
     "log.end_turn": "ended the turn",
     "log.place": "placed a card",
-    "log.place_motif": "placed a {motif}",
+    "log.place_motif": "placed {a_motif}",
     "log.take": "took {n} cards",
     "log.take.one": "took {n} card",
     "log.take_none": "took nothing",
     "log.take_motif": "took {n} × {motif}",
     "log.discard": "discarded a card",
-    "log.discard_motif": "discarded a {motif}",
+    "log.discard_motif": "discarded {a_motif}",
     "ev.found": "{name} found the {treasure}",
     "ev.event": "event revealed: {event}",
     "ev.swapped": "{name} swapped places with {other}",
@@ -101,7 +101,7 @@ const TEXT = {
     "ev.ended": "{name} ended the turn",
     "ev.daedalus": "the Book of Daedalus turns a page ({n} left)",
     "ev.daedalus.one": "the Book of Daedalus turns a page ({n} left)",
-    "ev.placed": "{name} placed a {motif}",
+    "ev.placed": "{name} placed {a_motif}",
     "ev.can_take": "{n} cards may be taken",
     "ev.can_take.one": "{n} card may be taken",
     "ev.took_cards": "{name} took {n} × {motif}",
@@ -114,7 +114,7 @@ const TEXT = {
     "ev.self.final_won": "beat the dragon ({total})",
     "ev.self.final_lost": "failed against the dragon ({total})",
     "ev.self.won": "wins",
-    "ev.discarded": "{name} discarded a {motif}",
+    "ev.discarded": "{name} discarded {a_motif}",
     "ev.drew": "{name} drew {n} cards",
     "ev.drew.one": "{name} drew {n} card",
     "dir.N": "north",
@@ -351,6 +351,11 @@ function motifName(name) {
   return t("motif." + name);
 }
 
+/** A motif for a sentence: bare (`motif`) and with its article where there is one (`a_motif`). */
+function motifParams(name) {
+  return { motif: motifName(name), a_motif: aMotif(name) };
+}
+
 /**
  * A move's notation in words (no name: the log shows it beside), or null when the
  * notation is not one this module knows.
@@ -380,7 +385,7 @@ export function moveWords(notation, ctx = {}) {
   if ((m = /^(reroll|double_turn):(\d+)$/.exec(text))) return t(`log.${m[1]}`, { card: m[2] });
   if ((m = /^h[01]@-?\d+,-?\d+(?:\+([1-3]))?$/.exec(text))) {
     const placed = events.find((e) => e.type === "placed" && e.card);
-    const what = placed ? t("log.place_motif", { motif: motifName(placed.card.motif) }) : t("log.place");
+    const what = placed ? t("log.place_motif", motifParams(placed.card.motif)) : t("log.place");
     return [what, turned(Number(m[1] || 0))].filter(Boolean).join(", ");
   }
   if (text === "take:-") return t("log.take_none");
@@ -391,7 +396,7 @@ export function moveWords(notation, ctx = {}) {
   }
   if (/^discard:h[01]$/.test(text)) {
     const gone = events.find((e) => e.type === "discarded" && e.card);
-    return gone ? t("log.discard_motif", { motif: motifName(gone.card.motif) }) : t("log.discard");
+    return gone ? t("log.discard_motif", motifParams(gone.card.motif)) : t("log.discard");
   }
   return null;
 }
@@ -495,9 +500,9 @@ export function eventWords(ev, ctx = {}) {
     case "collected": return t("ev.collected", { name, treasure: treasureName(ev.treasure), n: ev.portal });
     case "ended": return t("ev.ended", { name });
     case "daedalus": return t("ev.daedalus", { n: ev.left });
-    case "placed": return ev.card ? t("ev.placed", { name, motif: motifName(ev.card.motif) }) : null;
+    case "placed": return ev.card ? t("ev.placed", { name, ...motifParams(ev.card.motif) }) : null;
     case "can_take": return t("ev.can_take", { n: (ev.cards || []).length });
-    case "discarded": return ev.card ? t("ev.discarded", { name, motif: motifName(ev.card.motif) }) : null;
+    case "discarded": return ev.card ? t("ev.discarded", { name, ...motifParams(ev.card.motif) }) : null;
     case "drew": return t("ev.drew", { name, n: ev.count });
     case "finished": return t("ev.winners", { names: list(ev.winners) });
     default: return genericWords(ev, names);
