@@ -244,3 +244,26 @@ def test_a_refused_record_is_explained_in_the_page_language(server: str, browser
     assert "n'est pas terminée" in said, said
     page.close()
     assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_final_scores_fit_a_phone(server: str, browser: Any, lang: str) -> None:
+    """Master's score table at the end (its last column, the points, decides the game)
+    stays within a phone's width, and the page does not scroll sideways."""
+    from tests.server.test_games_turns import bot_record
+
+    record = bot_record("master", "e2e-scores")
+    game_id = http_json("POST", server + "/api/games/import", record)["id"]
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    ctx.add_cookies([{"name": "lang", "value": lang, "url": server}])
+    page = ctx.new_page()
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    page.keyboard.press("End")
+    table = page.wait_for_selector("[data-testid=score-table]")
+    box = table.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    ctx.close()
