@@ -24,7 +24,7 @@ import { optionWords } from "./options.js";
 import { ensureSprite } from "./tiles.js";
 import { initTable, joinToken, mayStart, renderTable, seatBadges, seatControls, startToken } from "./room-table.js";
 import { seatName as seatLabel, shownName, tableApi } from "./table.js";
-import { COLORS, variantById } from "./variants.js";
+import { seatColors, variantById } from "./variants.js";
 
 /** Game UIs by variant id. */
 const GAME_UIS = { classic: ClassicUI, cards: CardsUI, master: MasterUI, team: TeamUI };
@@ -541,7 +541,8 @@ function setRoom(room) {
   if (room.status === "lobby" && app.hasState) forgetGame();
   for (const s of room.seats) {
     if (!app.names.has(s.seat) || room.status === "lobby") app.names.set(s.seat, s.name);
-    if (!app.colors.has(s.seat)) app.colors.set(s.seat, COLORS[s.seat % COLORS.length]);
+    // the game's own colours once dealt (its view); before, the ones it will deal
+    if (!app.colors.has(s.seat) || room.status === "lobby") app.colors.set(s.seat, roomColor(room, s.seat));
   }
   showPhase();
   renderLobby();
@@ -619,7 +620,7 @@ function renderLobby() {
   els.seats.replaceChildren();
   for (let i = 0; i < variant.maxPlayers; i++) {
     const s = seats.find((x) => x.seat === i);
-    const color = COLORS[i % COLORS.length];
+    const color = roomColor(room, i);
     if (s) {
       els.seats.append(h("li", {
         class: "seat" + (s.seat === app.seat ? " mine" : ""), "data-testid": `seat-${i}`,
@@ -702,6 +703,12 @@ async function start() {
 
 // ---------------------------------------------------------------- move log
 
+/** The colour a seat of the room plays (or will play) by its game's rules. */
+function roomColor(room, seat) {
+  const colors = seatColors(variant.id, room && room.options);
+  return colors[seat % colors.length];
+}
+
 /** A seat's player as the page shows them (`app.names` keeps the names as sent). */
 function seatName(seat) {
   return shownName(app.names.get(seat)) || `#${seat}`;
@@ -761,7 +768,7 @@ function renderLog() {
     const words = entryWords(entry.notation, { variant: variant.id, names: seatName, events: entry.events, seat });
     list.append(h("li", { class: "log-entry", "data-testid": "log-entry", "data-seq": entry.seq, "data-seat": seat ?? "" },
       h("span", { class: "log-seq" }, `${entry.seq}.`),
-      seat === null || seat === undefined ? null : colorDot(app.colors.get(seat) || COLORS[seat % 4]),
+      seat === null || seat === undefined ? null : colorDot(app.colors.get(seat) || roomColor(app.room, seat)),
       h("span", { class: "log-text" }, h("span", { class: "log-name" }, name), " ", h("span", { class: "log-words", "data-testid": "log-words" }, words)),
       h("code", { class: "log-notation", title: t("legend.notation"), hidden: !notationPlaces(entry.notation) }, entry.notation || ""),
       byBadge(entry.by)));
@@ -783,7 +790,7 @@ function addChat(msg) {
   const stick = els.chatLog.scrollTop + els.chatLog.clientHeight >= els.chatLog.scrollHeight - 20;
   els.chatLog.append(h("li", { class: "chat-line" + (isSpectator ? " spectator" : ""), "data-testid": "chat-line" },
     h("span", { class: "chat-time" }, stamp),
-    isSpectator ? null : colorDot(app.colors.get(seat) || COLORS[seat % 4]),
+    isSpectator ? null : colorDot(app.colors.get(seat) || roomColor(app.room, seat)),
     h("span", { class: "chat-name" }, name),
     msg.channel ? h("span", { class: "chat-channel", "data-channel": msg.channel, "data-testid": "chat-channel" }, t(`chat.channel.${msg.channel}`)) : null,
     h("span", { class: "chat-text" }, msg.text)));

@@ -229,4 +229,10 @@ def test_a_waiting_room_says_who_is_not_here(server: str, browser) -> None:
     assert "Event variant" not in page.text_content("[data-testid=lobby-panel]")
     page.select_option("[data-testid=lang-select]", "fr")
     assert page.text_content("[data-testid=seat-1] .conn-word") == "absent"
+    # the third seat is the colour the game will deal it: blue, clockwise round the board
+    http_json("POST", f"{server}/api/rooms/{made['code']}/join", {"name": "Cy"})
+    page.wait_for_selector("[data-testid=seat-2] .dot-blue")
+    assert page.locator("[data-testid=seat-3] .dot-green").count() == 1
+    http_json("POST", f"{server}/api/rooms/{made['code']}/start", {}, made["host_token"])
+    page.wait_for_selector("[data-testid=player-2] .dot-blue")
     ctx.close()
