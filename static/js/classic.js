@@ -39,7 +39,10 @@ export class ClassicUI extends GameUI {
     this.pendingTimer = null;
     this.board = new BoardView(els.board, {
       onArrow: (side, index) => this.push(side, index),
-      onArm: (side, index) => this.ctx.showNews(t("game.tap_again", { slot: slotWords(side, index) })),
+      onArm: (side, index) => {
+        this.armed = t("game.tap_again", { slot: slotWords(side, index) });
+        this.ctx.showNews(this.armed);
+      },
       onCell: (to) => this.act({ type: "move", to }),
       onPawn: (seat) => this.act({ type: "swap", with: seat }),
     });
@@ -84,6 +87,9 @@ export class ClassicUI extends GameUI {
   }
 
   push(side, index) {
+    // "tap again to push" is done with once the push goes
+    if (this.armed && this.ctx.dropNews) this.ctx.dropNews(this.armed);
+    this.armed = null;
     this.act({ type: "push", side, index, rotation: this.spareRot });
   }
 

@@ -209,6 +209,10 @@ function newGameUI() {
       },
       showError,
       showNews,
+      /** Take a news line down when it no longer applies (and nothing newer replaced it). */
+      dropNews(text) {
+        if (els.news.textContent === text) unflash(els.news);
+      },
       notSent() {
         showError(t("presence.offline_click"));
       },

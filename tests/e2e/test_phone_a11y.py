@@ -118,6 +118,8 @@ def test_phone_targets_are_44px_and_an_arrow_asks_for_a_second_tap(
     assert arrow.get_attribute("data-armed") == "false"
     other_arrow.tap()
     page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+    # pushed: "tap again" no longer stands under the next question
+    assert "again" not in (page.text_content("[data-testid=news]") or "")
     other.wait_for_selector("[data-testid=move-log][data-count='1']")
 
     page.wait_for_selector("[data-testid=board][data-legal=ready]")
