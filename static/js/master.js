@@ -230,6 +230,14 @@ export class MasterUI extends ClassicUI {
     panel.append(h("h2", {}, t("master.hand")), row);
     if (this.els.hand) this.els.hand.hidden = true;
     if (!me.hand.length) panel.append(h("p", { class: "muted" }, t("master.hand.empty")));
+    // What the marks mean, said on the page: a title is never shown on a touch screen.
+    const kinds = [];
+    if (me.hand.some((c) => c <= 6)) kinds.push(["⟳", t("master.card.reroll")]);
+    if (me.hand.some((c) => c > 6)) kinds.push(["×2", t("master.card.double")]);
+    if (kinds.length) {
+      panel.append(h("p", { class: "help master-hand-key", "data-testid": "master-hand-key" },
+        ...kinds.flatMap(([mark, words], i) => [i ? " · " : "", h("strong", {}, mark), " ", words])));
+    }
   }
 
   renderPlayers() {

@@ -93,6 +93,11 @@ def test_master_by_keyboard_alone(server: str, browser: Any) -> None:
     (page, other), errors = started(server, browser, "master", {}, DESKTOP)
     no_clicks(page)
     my_step(page)
+    # the hand's marks are said on the page (a touch screen shows no title)
+    key = page.text_content("[data-testid=master-hand-key]") or ""
+    hand = [int(c) for c in page.locator("[data-testid^=card-] strong").all_text_contents()]
+    assert hand and ("1-6: coin or re-roll the duel die" in key) == any(c <= 6 for c in hand)
+    assert ("7-12: coin or double turn" in key) == any(c > 6 for c in hand), (key, hand)
     # from the top of the page to an arrow, once; from then on the page keeps the focus
     # where play goes on: every later step needs no Tab at all
     play(page, "[data-testid^=arrow-][data-active=true]")
