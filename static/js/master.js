@@ -174,6 +174,7 @@ export class MasterUI extends ClassicUI {
       else if (ev.type === "duel_roll") dice.append(h("div", { class: "roll" }, h("span", { class: "label" }, t("master.duel_roll", { name: who })), dieFace(ev.roll, ev.roll >= 4 ? "good" : "bad")));
       else if (ev.type === "final_roll") dice.append(h("div", { class: "roll" }, h("span", { class: "label" }, t("master.final_roll", { name: who, n: ev.index + 1 })), dieFace(ev.roll)));
       else if (ev.type === "lost") dice.append(h("div", { class: "roll bad" }, t("master.news.lost", { name: who, value: ev.value })));
+      else if (ev.type === "duel_won") dice.append(h("div", { class: "roll good", "data-testid": "duel-won" }, t("master.news.duel_won", { name: who })));
       else if (ev.type === "final_duel") dice.append(h("div", { class: "roll " + (ev.won ? "good" : "bad") }, t(ev.won ? "master.news.final_won" : "master.news.final_lost", { name: who, total: ev.total })));
     }
     const turn = v.status === "playing" ? v.turn : null;

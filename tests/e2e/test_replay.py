@@ -267,3 +267,23 @@ def test_the_final_scores_fit_a_phone(server: str, browser: Any, lang: str) -> N
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     ctx.close()
+
+
+def test_a_won_duel_is_said_as_a_lost_one_is(server: str, browser: Any) -> None:
+    from tests.server.test_games_turns import bot_record
+
+    for n in range(20):
+        record = bot_record("master", f"e2e-duel-{n}")
+        game_id = http_json("POST", server + "/api/games/import", record)["id"]
+        moves = http_json("GET", f"{server}/api/games/{game_id}/replay?frames=patches")["moves"]
+        won = [m for m in moves if any(e["type"] == "duel_won" for e in m["events"])]
+        if won:
+            break
+    else:
+        raise AssertionError("no duel won in 20 games")
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(f"{server}/replay/{game_id}?at={won[0]['seq']}")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    said = page.text_content("[data-testid=duel-won]") or ""
+    assert said.endswith("wins the duel: no treasure lost"), said
+    page.close()
