@@ -193,6 +193,20 @@ export class CardsUI extends GameUI {
     this.render({});
   }
 
+  /** Turn the chosen card to the first way (clockwise from now) it may lie at `k`. */
+  turnToFit(k) {
+    for (let step = 1; step < 4; step++) {
+      const r = (this.rotation + step) % 4;
+      if ((this.legal || []).some((a) => a.type === "place" && a.card === this.selected && a.rotation === r && key(a.pos) === k)) {
+        this.rotation = r;
+        this.render({});
+        const cell = this.els.board.querySelector(`.place-cell.legal[data-pos="${k}"]`);
+        if (cell && usingKeyboard()) cell.focus({ preventScroll: true });
+        return;
+      }
+    }
+  }
+
   select(index) {
     this.selected = index;
     this.render({});
@@ -442,6 +456,14 @@ export class CardsUI extends GameUI {
         cell.setAttribute("role", "button");
         cell.setAttribute("aria-label", t(links ? "cards.place_here_links" : "cards.place_here", { x, y }));
         activate(cell, () => this.act(action));
+      } else if (card) {
+        // A dashed square takes the card turned another way: a tap turns it to fit there
+        // (the square lights up, a second tap places), rather than doing nothing.
+        cell.setAttribute("tabindex", "0");
+        cell.setAttribute("role", "button");
+        cell.setAttribute("aria-label", t("cards.turn_to_fit", { x, y }));
+        cell.setAttribute("data-testid", `turn-to-fit-${k}`);
+        activate(cell, () => this.turnToFit(k));
       }
       cell.append(svg("rect", { class: "place-frame", x: 3, y: 3, width: 94, height: 94, rx: 8 }));
       if (links) cell.append(linkMark());

@@ -50,6 +50,12 @@ def test_place_a_card_by_clicking_a_lit_cell(server: str, browser) -> None:
             break
         a.keyboard.press("r")
     assert lit.count() > 0 and shown.count() >= lit.count()
+    # a dashed square (the card fits there turned) turns the card to fit when clicked
+    dashed = a.locator("[data-testid^=turn-to-fit-]")
+    if dashed.count():
+        pos = dashed.first.get_attribute("data-pos")
+        dashed.first.click()
+        a.wait_for_selector(f'.place-cell.legal[data-pos="{pos}"]')
     # zoom and fit
     a.click("[data-testid=zoom-in]")
     assert a.get_attribute("[data-testid=board]", "data-zoom") == "manual"
