@@ -536,6 +536,12 @@ export class CardsUI extends GameUI {
     }
   }
 
+  /** Secrets this UI draws itself where no seat is shown (every hand, under "Every
+   * hand"): the replay's panel of secrets does not list them again. */
+  get drawnSecrets() {
+    return new Set(["hand"]);
+  }
+
   /** A revealed hand, in the replay's panel of secrets, as the cards themselves. */
   secretValue(key, value) {
     if (key !== "hand" || !Array.isArray(value)) return null;

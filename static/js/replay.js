@@ -44,6 +44,7 @@ const els = {
   speed: byId("replay-speed"),
   moves: byId("replay-moves"),
   secrets: byId("replay-secrets"),
+  secretsTitle: byId("replay-secrets-title"),
   events: byId("replay-events"),
   news: byId("replay-news"),
   seedHash: byId("replay-seed-hash"),
@@ -192,11 +193,14 @@ function renderSecrets() {
   if (sig === state.secretsSig) return;
   state.secretsSig = sig;
   els.secrets.replaceChildren();
+  // what the game's own panels already draw (the card game's every hand) is not repeated
+  const drawn = (state.ui && state.ui.drawnSecrets) || new Set();
   for (const p of frame.players || []) {
+    const fields = Object.entries(p).filter(([key]) => !PUBLIC_PLAYER_FIELDS.has(key) && !drawn.has(key));
+    if (!fields.length) continue;
     const row = h("li", { class: "secret-player", "data-testid": `secrets-${p.seat}` },
       h("div", { class: "player-line" }, colorDot(p.color || COLORS[p.seat % 4]), h("span", { class: "player-name" }, shownName(p.name))));
-    for (const [key, value] of Object.entries(p)) {
-      if (PUBLIC_PLAYER_FIELDS.has(key)) continue;
+    for (const [key, value] of fields) {
       const label = t(`replay.secret.${key}`);
       row.append(h("div", { class: "secret-field", "data-field": key },
         h("span", { class: "secret-label" }, label === `replay.secret.${key}` ? key : label), " ",
@@ -204,6 +208,7 @@ function renderSecrets() {
     }
     els.secrets.append(row);
   }
+  els.secretsTitle.hidden = els.secrets.childElementCount === 0;
 }
 
 /** The move that led to this frame and its events, in words, cells as a1-g7. */
