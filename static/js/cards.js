@@ -458,8 +458,9 @@ export class CardsUI extends GameUI {
         activate(cell, () => this.act(action));
       } else if (card) {
         // A dashed square takes the card turned another way: a tap turns it to fit there
-        // (the square lights up, a second tap places), rather than doing nothing.
-        cell.setAttribute("tabindex", "0");
+        // (the square lights up, a second tap places), rather than doing nothing. Out of the
+        // keyboard's way: there the arrows go from lit square to lit square, and R turns.
+        cell.setAttribute("tabindex", "-1");
         cell.setAttribute("role", "button");
         cell.setAttribute("aria-label", t("cards.turn_to_fit", { x, y }));
         cell.setAttribute("data-testid", `turn-to-fit-${k}`);

@@ -21,7 +21,7 @@ addTranslations({
     "presence.not_here": "absent",
     "presence.left": "{name} n’est plus là — en attente de sa reconnexion",
     "presence.back": "{name} est de retour",
-    "presence.offline": "Vous êtes hors ligne — reconnexion… Rien n'est envoyé tant que la connexion n'est pas revenue.",
+    "presence.offline": "Vous êtes hors ligne — reconnexion… Rien n’est envoyé tant que la connexion n’est pas revenue.",
     "presence.offline_click": "Non envoyé : vous êtes hors ligne. Attendez le retour de la connexion.",
   },
   de: {

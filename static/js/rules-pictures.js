@@ -32,7 +32,7 @@ addTranslations({
     "pics.event": "Une plaque avec un événement révélé",
     "pics.push": "Une poussée",
     "pics.push.before": "Avant : la plaque supplémentaire entre à la flèche.",
-    "pics.push.after": "Après : la rangée a avancé d'un cran ; la plaque expulsée devient la plaque supplémentaire.",
+    "pics.push.after": "Après : la rangée a avancé d’un cran ; la plaque expulsée devient la plaque supplémentaire.",
   },
   de: {
     "pics.title": "Das Material",

@@ -185,7 +185,7 @@ def test_a_player_who_comes_back_is_told_what_happened_meanwhile(
     shot(back, "since-desktop")
     back.select_option("[data-testid=lang-select]", "fr")
     lines = back.locator("[data-testid=since-line]").all_text_contents()
-    assert lines[:2] == ["2 coups ont été joués.", "L'ordinateur en a joué 2 pour vous."], lines
+    assert lines[:2] == ["2 coups ont été joués.", "L’ordinateur en a joué 2 pour vous."], lines
     back.set_viewport_size({"width": 390, "height": 844})
     shot(back, "since-phone-fr")
     back.set_viewport_size({"width": 1366, "height": 900})
