@@ -127,7 +127,11 @@ export class MasterUI extends ClassicUI {
     }
     for (const [name, pos] of Object.entries(v.guardians)) {
       const [x, y] = cellXY(pos);
-      const g = svg("g", { class: `guardian ${name}`, transform: `translate(${x} ${y - 26})`, "data-testid": `guardian-${name}` });
+      // On the lair the shield keeps to a corner (one each): over the cell's top it hid
+      // the dragon's head, whose facing says who is threatened.
+      const onLair = pos[0] === v.lair[0] && pos[1] === v.lair[1];
+      const at = onLair ? `translate(${x + (name === "white" ? -36 : 36)} ${y - 40}) scale(.55)` : `translate(${x} ${y - 26})`;
+      const g = svg("g", { class: `guardian ${name}`, transform: at, "data-testid": `guardian-${name}`, "data-on-lair": onLair ? "true" : "false" });
       g.append(svg("path", { d: "M -13 -13 L 13 -13 L 13 2 Q 0 18 0 18 Q 0 18 -13 2 Z" }), svg("title", {}, t(`master.guardian.${name}`)));
       layer.append(g);
     }

@@ -287,3 +287,32 @@ def test_a_won_duel_is_said_as_a_lost_one_is(server: str, browser: Any) -> None:
     said = page.text_content("[data-testid=duel-won]") or ""
     assert said.endswith("wins the duel: no treasure lost"), said
     page.close()
+
+
+def test_a_guardian_on_the_lair_leaves_the_dragon_seen(server: str, browser: Any) -> None:
+    """The dragon's facing says who is threatened: a guardian standing on the lair keeps
+    to a corner, off the dragon's body."""
+    from tests.server.test_games_turns import bot_record
+
+    record = bot_record("master", "e2e-guard-0")
+    game_id = http_json("POST", server + "/api/games/import", record)["id"]
+    frames = http_json("GET", f"{server}/api/games/{game_id}/replay")["frames"]
+    step = next(
+        k
+        for k, f in enumerate(frames)
+        if any(list(p) == list(f["lair"]) for p in f["guardians"].values())
+    )
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(f"{server}/replay/{game_id}?at={step}")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    guardian = page.locator("[data-on-lair=true]").first.bounding_box()
+    dragon = page.locator("[data-testid=lair] .dragon").bounding_box()
+    assert guardian is not None and dragon is not None
+    apart = (
+        guardian["x"] + guardian["width"] <= dragon["x"]
+        or dragon["x"] + dragon["width"] <= guardian["x"]
+        or guardian["y"] + guardian["height"] <= dragon["y"]
+        or dragon["y"] + dragon["height"] <= guardian["y"]
+    )
+    assert apart, (guardian, dragon)
+    page.close()
