@@ -482,6 +482,10 @@ def test_the_form_says_what_is_missing_and_one_person_needs_no_shield(server: st
     page.evaluate("localStorage.clear()")
     page.reload()
     error = "[data-testid=local-error]"
+    # at the fewest players nothing can be removed: the fields reach the form's edge
+    field = page.locator("[data-testid=local-kind-0]").bounding_box()
+    add = page.locator("[data-testid=local-add]").bounding_box()
+    assert abs((field["x"] + field["width"]) - (add["x"] + add["width"])) <= 2, (field, add)
     for i in (0, 1):
         page.select_option(f"[data-testid=local-kind-{i}]", "easy")
     page.click("[data-testid=local-button]")
