@@ -46,6 +46,16 @@ def two_players(browser: Any, url: str, phone_b: bool = False) -> tuple[Any, Any
     return pages[0], pages[1], errors
 
 
+def ann_has_played(browser: Any, server: str) -> tuple[dict[str, Any], Any, Any, list[str]]:
+    """A classic table of Ann and Chloé, started, Ann's first turn played: Chloé's turn."""
+    room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
+    a, b, errors = two_players(browser, server + room["url"])
+    a.click("[data-testid=start-button]")
+    push_and_move(a, cell="first")
+    b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+    return room, a, b, errors
+
+
 def test_a_second_device_takes_the_seat_by_its_link(server: str, browser: Any) -> None:
     room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
     url = server + room["url"]
@@ -119,12 +129,7 @@ def test_a_clock_ticks_and_a_timeout_is_played(server: str, browser: Any) -> Non
 
 @pytest.mark.slow  # waits out real away delays
 def test_a_player_walks_away_and_the_computer_takes_over(table_server: str, browser: Any) -> None:
-    room = http_json("POST", table_server + "/api/rooms", {"variant": "classic"})
-    url = table_server + room["url"]
-    a, b, errors = two_players(browser, url)
-    a.click("[data-testid=start-button]")
-    push_and_move(a, cell="first")
-    b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+    room, a, b, errors = ann_has_played(browser, table_server)
     b.context.close()  # Chloé closes her tab on her turn
     a.wait_for_selector("[data-testid=away-banner]:not([hidden])")
     assert "Chloé" in (a.text_content("[data-testid=away-banner]") or "")
@@ -158,12 +163,8 @@ def test_a_player_walks_away_and_the_computer_takes_over(table_server: str, brow
 def test_a_player_who_comes_back_is_told_what_happened_meanwhile(
     table_server: str, browser: Any
 ) -> None:
-    room = http_json("POST", table_server + "/api/rooms", {"variant": "classic"})
+    room, a, b, errors = ann_has_played(browser, table_server)
     url = table_server + room["url"]
-    a, b, errors = two_players(browser, url)
-    a.click("[data-testid=start-button]")
-    push_and_move(a, cell="first")
-    b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
     push_and_move(b, cell="first")
     a.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
     assert a.is_hidden("[data-testid=since-banner]")  # nothing went unseen
