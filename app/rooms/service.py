@@ -36,7 +36,15 @@ from app.rooms.keys import hash_token, new_game_id, new_room_code, new_seed, new
 from app.rooms.live import LiveGame, dumps
 from app.rooms.presence import LocalPresence, Presence
 from app.rooms.ratelimit import TokenBucket
-from app.rules import ENGINES, IllegalAction, InvalidOptions, get_engine, new_options, seed_hash
+from app.rules import (
+    ENGINES,
+    IllegalAction,
+    InvalidOptions,
+    get_engine,
+    new_options,
+    seat_colors,
+    seed_hash,
+)
 from app.store.repository import (
     ActionRecord,
     ChatRecord,
@@ -396,6 +404,8 @@ class RoomService:
             "seats": [
                 seat_info(s, s.seat in connected) | {"away": s.seat in away} for s in record.seats
             ],
+            # the colours its game deals, seat by seat: the waiting room shows them
+            "colors": list(seat_colors(record.variant, record.options)),
             "game_id": record.game_id,
             "spectators": spectators,
             "clock": record.clock,

@@ -55,6 +55,14 @@ def new_options(variant: str, raw: Mapping[str, Any] | None) -> dict[str, Any]:
     return get_engine(variant).parse_options(stamped)
 
 
+def seat_colors(variant: str, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The colours a game of `variant` with `options` deals its seats, in seat order: a
+    room shows its seats in them before the game is dealt."""
+    get_engine(variant)  # an unknown variant is refused as everywhere
+    module = {"classic": classic, "master": master, "team": team, "cards": cards}[variant]
+    return module.seat_colors(options)
+
+
 def max_actions(variant: str) -> int:
     """The most actions a game of `variant` may have (live and imported alike)."""
     return get_engine(variant).max_actions
@@ -73,5 +81,6 @@ __all__ = [
     "new_options",
     "rng_for",
     "rules_version",
+    "seat_colors",
     "seed_hash",
 ]

@@ -45,6 +45,13 @@ from app.rules.board import BASE_OPENING, open_str, rotate
 
 VARIANT = "cards"
 COLORS = ("red", "yellow", "green", "blue", "purple", "orange")
+
+
+def seat_colors(options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The colours seats take in order (the same in every rules version)."""
+    return COLORS
+
+
 MOTIFS = (
     "chest", "unicorn", "ghost", "dagger", "troubadour", "crown",
     "owl", "dragon", "key", "ring", "candle", "map",

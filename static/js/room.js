@@ -24,7 +24,7 @@ import { optionWords } from "./options.js";
 import { ensureSprite } from "./tiles.js";
 import { initTable, joinToken, mayStart, renderTable, seatBadges, seatControls, startToken } from "./room-table.js";
 import { seatName as seatLabel, shownName, tableApi } from "./table.js";
-import { seatColors, variantById } from "./variants.js";
+import { COLORS, variantById } from "./variants.js";
 
 /** Game UIs by variant id. */
 const GAME_UIS = { classic: ClassicUI, cards: CardsUI, master: MasterUI, team: TeamUI };
@@ -707,9 +707,10 @@ async function start() {
 
 // ---------------------------------------------------------------- move log
 
-/** The colour a seat of the room plays (or will play) by its game's rules. */
+/** The colour a seat of the room plays (or will play): the server says, by its game's
+ * rules (`room.colors`). */
 function roomColor(room, seat) {
-  const colors = seatColors(variant.id, room && room.options);
+  const colors = room && Array.isArray(room.colors) && room.colors.length ? room.colors : COLORS;
   return colors[seat % colors.length];
 }
 

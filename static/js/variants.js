@@ -61,21 +61,8 @@ export const VARIANTS = [
   },
 ];
 
-/** Seats take these colours in order (the card game's; the board games' are `seatColors`). */
+/** Seats take these colours in order (a room without `colors`, from an older server). */
 export const COLORS = ["red", "yellow", "green", "blue", "purple", "orange"];
-
-/**
- * The colours a room's seats will play, as its game will deal them: the board games go
- * round the board clockwise since rules version 2 (red, yellow, blue, green; a room's
- * options carry `rules_version`), zig-zag before it; the card game has six in order.
- * @param {string} variantId
- * @param {Record<string, any>|null|undefined} options
- */
-export function seatColors(variantId, options) {
-  if (variantId === "cards") return COLORS;
-  const version = options && Number.isInteger(options.rules_version) ? options.rules_version : 1;
-  return version >= 2 ? ["red", "yellow", "blue", "green"] : ["red", "yellow", "green", "blue"];
-}
 
 /** @returns {Variant|undefined} */
 export function variantById(id) {

@@ -325,3 +325,23 @@ def test_without_a_seated_host_any_seated_player_starts(client: TestClient) -> N
     started = client.post(f"/api/rooms/{made['code']}/start", headers=bearer(bob["token"]))
     assert started.status_code == 200, started.text
     assert ann["seat"] == 0
+
+
+def test_a_room_says_the_colours_its_game_deals(client: TestClient) -> None:
+    """A waiting room shows each seat in the colour the game will give it: the server
+    says, by the rules version it stamps (clockwise round the board since version 2)."""
+    code = client.post("/api/rooms", json={"variant": "classic"}).json()["code"]
+    assert client.get(f"/api/rooms/{code}").json()["colors"] == ["red", "yellow", "blue", "green"]
+    old = {"variant": "master", "options": {"rules_version": 1}}
+    code = client.post("/api/rooms", json=old).json()["code"]
+    assert client.get(f"/api/rooms/{code}").json()["colors"] == ["red", "yellow", "green", "blue"]
+    code = client.post("/api/rooms", json={"variant": "cards"}).json()["code"]
+    colors = client.get(f"/api/rooms/{code}").json()["colors"]
+    assert colors == ["red", "yellow", "green", "blue", "purple", "orange"]
+    # and the game, once dealt, gives the seats those colours
+    body = {"variant": "team", "name": "Ann", "computers": ["easy"], "start": True}
+    room = client.post("/api/rooms", json=body)
+    made = room.json()
+    info = client.get(f"/api/rooms/{made['code']}").json()
+    view = client.get(f"/api/rooms/{made['code']}/view").json()["view"]
+    assert [p["color"] for p in view["players"]] == info["colors"][: len(view["players"])]
