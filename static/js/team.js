@@ -44,6 +44,9 @@ function symbolMark(name) {
   return g;
 }
 
+/** The spells that are spent by a move (to a cell the plain move cannot reach). */
+const MOVE_SPELLS = new Set(["traverse", "teleport", "escape"]);
+
 export class TeamUI extends ClassicUI {
   constructor(els, ctx) {
     super(els, ctx);
@@ -56,12 +59,20 @@ export class TeamUI extends ClassicUI {
     els.controls.append(this.spellBox);
   }
 
-  /** Clicks on board cells: a move, or a cell for the spell being aimed. */
+  /**
+   * Clicks on board cells: a move, or a cell for the spell being aimed. A move that
+   * spends a spell (traverse, teleport, escape) is only lit, and only made, while that
+   * spell is aimed: a tap on the board never spends one unasked.
+   */
   act(action) {
     if (action.type === "move" && !("spell" in action)) {
       const key = action.to.join(",");
-      if (this.mode) return this.pickCell(action.to);
-      const found = (this.legal || []).find((a) => a.type === "move" && a.to.join(",") === key);
+      const spending = MOVE_SPELLS.has(this.mode);
+      if (this.mode && !spending) return this.pickCell(action.to);
+      const found = (this.legal || []).find((a) => a.type === "move" && a.to.join(",") === key && !!a.spell === spending);
+      if (spending && !found) return undefined;
+      this.mode = null;
+      this.picked = null;
       return super.act(found || { ...action, spell: false });
     }
     this.mode = null;
@@ -105,8 +116,9 @@ export class TeamUI extends ClassicUI {
         else if (a.cells[0].join(",") === this.picked.join(",")) out.reachable.set(a.cells[1].join(","), { type: "move", to: a.cells[1] });
       } else if (a.type === "push") out.slots.add(a.side + a.index);
       else if (a.type === "move") {
-        const key = a.to.join(",");
-        if (!out.reachable.has(key) || !a.spell) out.reachable.set(key, a);
+        // the spell's moves while it is aimed, the plain ones otherwise
+        if (!!a.spell !== MOVE_SPELLS.has(this.mode)) continue;
+        out.reachable.set(a.to.join(","), a);
         if (me && a.to[0] === me.pos[0] && a.to[1] === me.pos[1] && !a.spell) out.stay = true;
       }
     }
