@@ -336,7 +336,7 @@ export class TeamUI extends ClassicUI {
         usable = has("switch");
         onClick = () => { this.mode = this.mode === "switch" ? null : "switch"; this.picked = null; this.render({}); };
       }
-      if (["traverse", "teleport", "escape"].includes(spell)) usable = has("move", (a) => a.spell);
+      if (MOVE_SPELLS.has(spell)) usable = has("move", (a) => a.spell);
       // Push and the move spells act through the board: a click says how.
       if (!onClick) onClick = () => { this.mode = this.mode === spell ? null : spell; this.picked = null; this.render({}); };
       const chosen = onClick;
