@@ -536,9 +536,12 @@ function setupSeatTools() {
 
 function setRoom(room) {
   if (!room) return;
-  // (A seat this page held until it moved elsewhere is no news here either.)
+  // (A seat this page held until it moved elsewhere is no news here either.) Only a game
+  // in play waits for a player to come back: before the start, a friend whose page opens
+  // after their seat was taken is not "back", and the seat list shows who is here.
   const own = passAndPlay ? socket.seats() : [app.seat, app.formerSeat];
-  for (const line of presenceNews(app.room && app.room.seats, room.seats, own)) showNews(line);
+  const playing = room.status === "playing" && app.room && app.room.status === "playing";
+  for (const line of playing ? presenceNews(app.room.seats, room.seats, own) : []) showNews(line);
   app.room = room;
   // The room opened again (too few stayed for the next game): the game shown is over and
   // gone, and the page is the lobby's until the next one starts.

@@ -262,8 +262,9 @@ def test_the_final_scores_fit_a_phone(server: str, browser: Any, lang: str) -> N
     page.goto(f"{server}/replay/{game_id}")
     page.wait_for_selector('#replay-page[data-state="ready"]')
     page.keyboard.press("End")
-    table = page.wait_for_selector("[data-testid=score-table]")
-    box = table.bounding_box()
+    # by locator, not a handle: the result banner is drawn again as the last frame settles
+    page.wait_for_selector("[data-testid=score-table]", state="visible")
+    box = page.locator("[data-testid=score-table]").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     ctx.close()

@@ -216,7 +216,7 @@ def test_a_waiting_room_says_who_is_not_here(server: str, browser) -> None:
     """Before the start, a seat whose page is closed is "not here", not "reconnecting…"
     (nothing is waiting to reconnect to a game); the options are said once, in the header."""
     made = http_json("POST", server + "/api/rooms", {"variant": "classic", "name": "Ann"})
-    http_json("POST", f"{server}/api/rooms/{made['code']}/join", {"name": "Bob"})
+    bob = http_json("POST", f"{server}/api/rooms/{made['code']}/join", {"name": "Bob"})
     ctx = browser.new_context(**PHONE)
     ctx.add_init_script(
         f"localStorage.setItem('labyrinth:token:{made['code']}', '{made['token']}')"
@@ -229,6 +229,17 @@ def test_a_waiting_room_says_who_is_not_here(server: str, browser) -> None:
     assert "Event variant" not in page.text_content("[data-testid=lobby-panel]")
     page.select_option("[data-testid=lang-select]", "fr")
     assert page.text_content("[data-testid=seat-1] .conn-word") == "absent"
+    # Bob opens the room: he is here now, which is not news of someone "back"
+    bob_ctx = browser.new_context(**DESKTOP)
+    bob_ctx.add_init_script(
+        f"localStorage.setItem('labyrinth:token:{made['code']}', '{bob['token']}')"
+    )
+    bob_ctx.new_page().goto(server + made["url"])
+    page.wait_for_selector("[data-testid=seat-1][data-connected='1']")
+    page.wait_for_timeout(300)
+    # (the news line is the game's: said here, it would stand over the board once started)
+    assert page.text_content("[data-testid=news]") == ""
+    bob_ctx.close()
     # the third seat is the colour the game will deal it: blue, clockwise round the board
     http_json("POST", f"{server}/api/rooms/{made['code']}/join", {"name": "Cy"})
     page.wait_for_selector("[data-testid=seat-2] .dot-blue")
