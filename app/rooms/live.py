@@ -18,11 +18,13 @@ from app.rules import Game
 from app.store.repository import ActionRecord, GameRecord, aware
 
 # The events a move list puts into words beside a move (what it found, took, lost or
-# ended), the only ones a `history` entry carries: the others (`pushed`, `moved`,
-# `turn`...) repeat the move itself and would make a long game's history four times
-# as large. docs/protocol.md lists them; the client's move log reads these.
+# ended, the Daedalus card its turn's end turned), the only ones a `history` entry
+# carries: the others (`pushed`, `moved`, `turn`...) repeat the move itself and would
+# make a long game's history four times as large. docs/protocol.md lists them; the
+# client's move log reads these.
 HISTORY_EVENTS = frozenset(
     {
+        "daedalus",
         "found",
         "event",
         "took",

@@ -10,6 +10,7 @@
  * does not know (a newer action) is shown as it is, never hidden.
  */
 
+import { pageWords } from "./daedalus.js";
 import { addTranslations, aMotif, cellName, formatList, slotWords, t } from "./i18n.js";
 
 const tr = t;
@@ -99,8 +100,6 @@ const TEXT = {
     "ev.team_won": "the team wins",
     "ev.team_lost": "the team loses",
     "ev.ended": "{name} ended the turn",
-    "ev.daedalus": "the Book of Daedalus turns a page ({n} left)",
-    "ev.daedalus.one": "the Book of Daedalus turns a page ({n} left)",
     "ev.placed": "{name} placed {a_motif}",
     "ev.can_take": "{n} cards may be taken",
     "ev.can_take.one": "{n} card may be taken",
@@ -201,7 +200,6 @@ const TEXT = {
     "ev.team_won": "l’équipe gagne",
     "ev.team_lost": "l’équipe perd",
     "ev.ended": "{name} a fini son tour",
-    "ev.daedalus": "le livre de Dédale tourne une page (reste {n})",
     "ev.placed": "{name} a posé : {motif}",
     "ev.can_take": "{n} cartes peuvent être prises",
     "ev.can_take.one": "{n} carte peut être prise",
@@ -237,9 +235,9 @@ const TEXT = {
     "log.swap": "tauschte den Platz mit {name}",
     "log.pick": "wählte: {treasure}",
     "log.pick_hidden": "wählte eine Karte",
-    "log.rotate": "drehte die Karte auf {cell}",
+    "log.rotate": "drehte das Plättchen auf {cell}",
     "log.switch": "vertauschte {a} und {b}",
-    "log.orient": "legte die aufgedeckte Karte aus",
+    "log.orient": "legte das aufgedeckte Plättchen aus",
     "log.end": "beendete den Zug",
     "log.coin": "spielte die passende Karte für eine Münze",
     "log.no_coin": "behielt die Karten",
@@ -293,16 +291,15 @@ const TEXT = {
     "ev.final_won": "{name} besiegte den Drachen ({total})",
     "ev.final_lost": "{name} scheiterte am Drachen ({total})",
     "ev.double_turn": "{name} spielte Karte {card} für einen Doppelzug",
-    "ev.rotated": "{name} drehte die Karte auf {cell}",
+    "ev.rotated": "{name} drehte das Plättchen auf {cell}",
     "ev.switched": "{name} vertauschte {a} und {b}",
     "ev.moved_spell": "{name} zog von {from} nach {to} ({spell})",
-    "ev.turned_up": "die Karte auf {cell} ist aufgedeckt",
-    "ev.oriented": "{name} legte die Karte auf {cell} aus",
+    "ev.turned_up": "das Plättchen auf {cell} ist aufgedeckt",
+    "ev.oriented": "{name} legte das Plättchen auf {cell} aus",
     "ev.collected": "{name} sammelte ein: {treasure} ({n}/24)",
     "ev.team_won": "das Team gewinnt",
     "ev.team_lost": "das Team verliert",
     "ev.ended": "{name} beendete den Zug",
-    "ev.daedalus": "das Buch des Daedalus blättert um (noch {n})",
     "ev.placed": "{name} legte an: {motif}",
     "ev.can_take": "{n} Karten können genommen werden",
     "ev.can_take.one": "{n} Karte kann genommen werden",
@@ -416,7 +413,7 @@ export function notationPlaces(notation) {
 }
 
 /** Events worth a word in a log line beside the move (finds, takes, losses, results). */
-const LOG_EVENTS = new Set(["found", "event", "took", "collected", "lost", "duel_won", "final_duel", "won", "second_phase"]);
+const LOG_EVENTS = new Set(["daedalus", "found", "event", "took", "collected", "lost", "duel_won", "final_duel", "won", "second_phase"]);
 
 /**
  * One log line's words: the move, then what it found or took (from its events, when
@@ -499,7 +496,7 @@ export function eventWords(ev, ctx = {}) {
     case "oriented": return t("ev.oriented", { name, cell: cellOf(ev.at) });
     case "collected": return t("ev.collected", { name, treasure: treasureName(ev.treasure), n: ev.portal });
     case "ended": return t("ev.ended", { name });
-    case "daedalus": return t("ev.daedalus", { n: ev.left });
+    case "daedalus": return ev.card ? pageWords(ev, names) : null;
     case "placed": return ev.card ? t("ev.placed", { name, ...motifParams(ev.card.motif) }) : null;
     case "can_take": return t("ev.can_take", { n: (ev.cards || []).length });
     case "discarded": return ev.card ? t("ev.discarded", { name, ...motifParams(ev.card.motif) }) : null;

@@ -10,7 +10,8 @@ import { ClassicUI } from "./classic.js";
 import { BOARD_SIZE } from "./board.js";
 import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
-import { slotWords, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { cardWords } from "./daedalus.js";
 import { shownName } from "./table.js";
 import { drawTile, svg, treasureIcon, treasureName } from "./tiles.js";
 
@@ -131,7 +132,7 @@ export class TeamUI extends ClassicUI {
       if (ev.type === "collected") {
         this.ctx.showNews(t("team.news.collected", { name: name(ev.seat), treasure: treasureName(ev.treasure), n: ev.portal }));
       } else if (ev.type === "daedalus") {
-        this.ctx.showNews(this.cardText(ev.card, view));
+        this.ctx.showNews(cardWords(ev.card, ev.effect));
       }
     }
   }
@@ -236,18 +237,6 @@ export class TeamUI extends ClassicUI {
     );
   }
 
-  cardText(card, view) {
-    if (!card) return "";
-    const colorName = (c) => t(`team.color.${c}`);
-    if (card.kind === "push") return t("team.card.push", { slot: slotWords(card.slot) });
-    if (card.kind === "flip") return t("team.card.flip", { a: this.thingName(card.tiles[0]), b: this.thingName(card.tiles[1]) });
-    return t("team.card.teleport", { a: colorName(card.pawns[0]), b: colorName(card.pawns[1]), to: colorName(card.to) });
-  }
-
-  thingName(name) {
-    return name in SYMBOL_GLYPHS ? t(`team.symbol.${name}`) : treasureName(name);
-  }
-
   /** The Daedalus panel: the card just turned, prominently, and what it did. */
   renderEvent() {
     const v = this.view;
@@ -284,7 +273,9 @@ export class TeamUI extends ClassicUI {
     const names = (seats) => seats.map((s) => shownName((v.players.find((p) => p.seat === s) || { name: "?" }).name)).join(", ");
     const lines = [];
     if (effect.kind === "flip") lines.push(t("team.effect.flip", { n: effect.cells.length, cells: effect.cells.map(([r, c]) => CELL(r, c)).join(", ") || "—" }));
-    if (effect.kind === "teleport") lines.push(t("team.effect.teleport", { names: names(effect.seats) || "—" }));
+    if (effect.kind === "teleport") {
+      lines.push(effect.seats.length ? t("team.effect.teleport", { names: names(effect.seats) }) : t("team.effect.teleport_none"));
+    }
     if (effect.kind === "push") lines.push(t("team.effect.push"));
     if (effect.sent_home && effect.sent_home.length) lines.push(t("team.effect.home", { names: names(effect.sent_home) }));
     panel.append(
@@ -292,7 +283,7 @@ export class TeamUI extends ClassicUI {
         h("div", { class: "daedalus-page", "aria-hidden": "true" }, d.card.kind === "push" ? "⇥" : d.card.kind === "flip" ? "⟲" : "✦"),
         h("div", {},
           h("div", { class: "event-kicker" }, t("team.daedalus")),
-          h("strong", { class: "event-name" }, this.cardText(d.card, v)),
+          h("strong", { class: "event-name" }, cardWords(d.card, d.effect)),
           ...lines.map((line) => h("div", { class: "event-desc" }, line)))),
     );
   }

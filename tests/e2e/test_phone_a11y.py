@@ -18,15 +18,26 @@ from tests.server.helpers import greedy_record
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
-# variant -> (options, the controls of the first step)
+# a case -> (variant, options, the controls of the first step)
 FIRST_STEP = {
-    "classic": ({}, ["[data-testid=spare]", "[data-testid=rotate-cw]", "[data-testid=rotate-ccw]"]),
-    "master": ({}, ["[data-testid=spare]", "[data-testid=rotate-cw]", "[data-testid=rotate-ccw]"]),
+    "classic": (
+        "classic",
+        {},
+        ["[data-testid=spare]", "[data-testid=rotate-cw]", "[data-testid=rotate-ccw]"],
+    ),
+    "master": (
+        "master",
+        {},
+        ["[data-testid=spare]", "[data-testid=rotate-cw]", "[data-testid=rotate-ccw]"],
+    ),
     "team": (
+        "team",
         {"mode": "standard", "rules_version": 1},
         ["[data-testid=spare]", "[data-testid=spell-push]", "[data-testid=end-turn]"],
     ),
-    "cards": ({}, ["[data-testid=hand-panel] .hand-card"]),
+    # version 2: the first turn begins with the Book of Daedalus, its button under the board
+    "team-first-card": ("team", {"mode": "standard"}, ["[data-testid=turn-first-card]"]),
+    "cards": ("cards", {}, ["[data-testid=hand-panel] .hand-card"]),
 }
 
 
@@ -76,15 +87,15 @@ def inside_viewport(page: Any, selector: str) -> bool:
     )
 
 
-@pytest.mark.parametrize("variant", list(FIRST_STEP))
+@pytest.mark.parametrize("case", list(FIRST_STEP))
 def test_the_controls_of_the_step_fit_a_phone_screen(
-    server: str, browser: Any, variant: str, tmp_path: Path
+    server: str, browser: Any, case: str, tmp_path: Path
 ) -> None:
-    options, controls = FIRST_STEP[variant]
+    variant, options, controls = FIRST_STEP[case]
     (page, _), errors = started(server, browser, variant, options, PHONE)
     page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_timeout(300)
-    page.screenshot(path=str(tmp_path / f"phone-{variant}.png"))
+    page.screenshot(path=str(tmp_path / f"phone-{case}.png"))
     assert inside_viewport(page, "[data-testid=board]")
     # the header's one line keeps the link to the rules whole (it was cut to "Rul")
     assert inside_viewport(page, "[data-testid=rules-link]")
@@ -188,7 +199,7 @@ def test_axe_finds_no_serious_violation(server: str, browser: Any) -> None:
     page.goto(f"{server}/replay/{game_id}?at=6")
     page.wait_for_selector('#replay-page[data-state="ready"]')
     assert axe_problems(page) == []
-    for variant, (options, _) in FIRST_STEP.items():
+    for case, (variant, options, _) in FIRST_STEP.items():
         (room_page, _), errors = started(server, browser, variant, options, DESKTOP)
-        assert axe_problems(room_page) == [], variant
+        assert axe_problems(room_page) == [], case
         assert errors == []

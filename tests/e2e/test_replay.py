@@ -159,7 +159,7 @@ def test_a_replay_whose_code_does_not_load_is_shown_all_the_same(server: str, br
     page.route("**/static/js/replay.js*", lambda route: route.abort())
     page.goto(f"{server}/replay/{game_id}")
     assert not page.is_visible('[data-testid="replay-controls"]')
-    page.wait_for_selector('#replay-page[data-state="waiting"]', timeout=5000)
+    page.wait_for_selector('#replay-page[data-state="waiting"]', timeout=15000)
     assert page.is_visible('[data-testid="replay-controls"]')
 
 

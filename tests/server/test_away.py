@@ -243,10 +243,16 @@ def test_a_game_nobody_is_in_is_adjourned(tmp_path: Path) -> None:
         assert [g["id"] for g in adjourned["games"]] == [game_id] and adjourned["total"] == 1
         assert adjourned["games"][0]["adjourned"] is True
         assert client.get(f"/api/games/{game_id}").json()["adjourned"] is True
-        # Resumable from its link: a player comes back, and it is live again.
+        # Resumable from its link: a player comes back, and it is live again. The stamp is
+        # written after the hello's answer (it never delays a state), so it is waited for.
         with client.websocket_connect(f"/ws/{code}") as ws:
             hello(ws, tokens[0])
-            live = client.get("/api/games", params={"status": "live"}).json()
+            deadline = time.monotonic() + 5.0
+            while True:
+                live = client.get("/api/games", params={"status": "live"}).json()
+                if live["games"] or time.monotonic() > deadline:
+                    break
+                time.sleep(0.02)
             assert [g["id"] for g in live["games"]] == [game_id]
 
 

@@ -64,9 +64,10 @@ def test_each_view_is_sent_whole_move_after_move(variant: str) -> None:
 @pytest.mark.parametrize("variant", ["classic", "master", "team", "cards"])
 def test_a_history_words_each_move_as_it_was_told_live(variant: str) -> None:
     """A page that reloads gets the move list with the events it puts into words (what a
-    move found, took, lost or ended), each redacted for its viewer as the live `last`
-    was, from the game played here and from the same game rebuilt from the log; the
-    events that only repeat the move (pushed, moved, turn) stay out of it."""
+    move found, took, lost or ended, the Daedalus card it turned), each redacted for its
+    viewer as the live `last` was, from the game played here and from the same game
+    rebuilt from the log; the events that only repeat the move (pushed, moved, turn) stay
+    out of it."""
     players = ["Ann", "Bob", "Cy"] if variant == "cards" else ["Ann", "Bob"]
     viewers: tuple[int | None, ...] = (0, 1, None)
     live = LiveGame(record=cast(Any, None), game=Game.new(variant, players, "told-seed"))
@@ -89,6 +90,8 @@ def test_a_history_words_each_move_as_it_was_told_live(variant: str) -> None:
     rebuilt = LiveGame(record=cast(Any, None), game=Game.new(variant, players, "told-seed"))
     rebuilt.extend(records)
     assert any(told[0]), "the game found, took or placed nothing: a test of nothing"
+    if variant == "team":  # the Book of Daedalus's pages, which the panel shows one at a time
+        assert any(e["type"] == "daedalus" for events in told[None] for e in events)
     for viewer in viewers:
         for source in (live, rebuilt):
             history = json.loads(source.state_message(viewer, with_history=True))["history"]

@@ -1,0 +1,106 @@
+"""The Team Edition's Book of Daedalus in words. Each page the book turns is in the move
+list, beside the action whose turn's end turned it, as it fell out: the pawns it moved by
+their players' names, the tiles it turned face down by their cells, who it sent home, the
+pages left. A player who looked away (or was away) reads there what the panel, which shows
+only the latest card, no longer says. The events are a real game's, from the engine."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.rules import Game
+from app.rules.board import COLUMN_LETTERS
+
+WORDS = """async ([lines, lang]) => {
+  const { setLanguage } = await import("/static/js/i18n.js");
+  const { entryWords } = await import("/static/js/movelog.js");
+  const { cardWords } = await import("/static/js/daedalus.js");
+  setLanguage(lang);
+  const names = (s) => ["Ann", "Bob"][s];
+  return lines.map(([notation, seat, ev]) => ({
+    log: entryWords(notation, { variant: "team", names, seat, events: [ev] }),
+    panel: cardWords(ev.card, ev.effect),
+  }));
+}"""
+
+
+def cell(pos: list[int]) -> str:
+    return f"{COLUMN_LETTERS[pos[1]]}{pos[0] + 1}"
+
+
+def pages_of_each_kind() -> dict[str, tuple[str, int, dict[str, Any]]]:
+    """A page of each case, with the notation and seat of the action that turned it: a push,
+    a flip that turned tiles, a teleport that moved pawns, one whose pawns are not in play."""
+    found: dict[str, tuple[str, int, dict[str, Any]]] = {}
+    for attempt in range(40):
+        game = Game.new("team", ["Ann", "Bob"], f"daedalus-words-{attempt}")
+        chooser = random.Random(attempt)
+        while game.result is None and len(found) < 4:
+            seat = game.to_move
+            assert seat is not None
+            action = chooser.choice(game.legal_actions(seat))
+            notation = game.engine.notation(action)
+            for ev in game.apply(seat, action):
+                if ev["type"] != "daedalus":
+                    continue
+                effect = ev["effect"]
+                kind = effect["kind"]
+                if kind == "flip" and not effect["cells"]:
+                    continue
+                if kind == "teleport":
+                    kind = "teleport" if effect["seats"] else "teleport_none"
+                found.setdefault(kind, (notation, seat, ev))
+        if len(found) == 4:
+            return found
+    raise AssertionError(f"40 games turned only {sorted(found)}")
+
+
+def test_each_page_of_the_book_is_in_the_move_log(server: str, browser: Any) -> None:
+    pages = pages_of_each_kind()
+    kinds = ["push", "flip", "teleport", "teleport_none"]
+    lines = [list(pages[kind]) for kind in kinds]
+    page = browser.new_page()
+    page.goto(server + "/")
+    english = dict(zip(kinds, page.evaluate(WORDS, [lines, "en"]), strict=True))
+    french = dict(zip(kinds, page.evaluate(WORDS, [lines, "fr"]), strict=True))
+    page.close()
+
+    names = ["Ann", "Bob"]
+    for kind in kinds:
+        ev = pages[kind][2]
+        left = ev["left"]
+        log = english[kind]["log"]
+        # after the action's own words, as what happened next; the pages left counted
+        assert " · Daedalus " in log, log
+        assert log.endswith(f"({left} page{'' if left == 1 else 's'} left)"), log
+        assert french[kind]["log"].split(" · ")[1].startswith("Dédale a "), french[kind]
+        for seat in ev["effect"].get("sent_home", []):
+            assert f"sent home: {names[seat]}" in log, log
+
+    assert "Daedalus pushed a tile face down into" in english["push"]["log"]
+    assert "Dédale a poussé une plaque face cachée" in french["push"]["log"]
+
+    flip = pages["flip"][2]
+    for pos in flip["effect"]["cells"]:
+        assert cell(pos) in english["flip"]["log"], english["flip"]
+    assert english["flip"]["panel"].startswith("Daedalus turns the ")
+
+    teleport = pages["teleport"][2]
+    moved = " and ".join(names[s] for s in teleport["effect"]["seats"])
+    corner = cell(teleport["effect"]["to"])
+    assert (
+        f"Daedalus sent {moved} to the {teleport['card']['to']} corner ({corner})"
+        in (english["teleport"]["log"])
+    ), english["teleport"]
+    # the card names colours; the panel says where that corner is on the board
+    assert english["teleport"]["panel"].endswith(f"corner ({corner})"), english["teleport"]
+    assert "au coin " in french["teleport"]["panel"], french["teleport"]
+    assert "au coin de " not in french["teleport"]["panel"], french["teleport"]
+
+    absent = pages["teleport_none"][2]
+    pawns = absent["card"]["pawns"]
+    assert (
+        f"Daedalus named the {pawns[0]} and {pawns[1]} pawns, not in play"
+        in (english["teleport_none"]["log"])
+    ), english["teleport_none"]
