@@ -52,6 +52,13 @@ def dumps(message: Any) -> str:
         return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+def in_history(event: dict[str, Any]) -> bool:
+    """An event a move list words beside its move: one of `HISTORY_EVENTS`, or a move that
+    ended where it began (the notation `c3` says where the pawn is, not that it stayed)."""
+    kind = event.get("type")
+    return kind in HISTORY_EVENTS or (kind == "moved" and event.get("from") == event.get("to"))
+
+
 @dataclass(slots=True)
 class LastAction:
     seq: int
@@ -72,7 +79,7 @@ class LiveGame:
     clock: Clock | None = None
     # seq -> who the server played that action as ("computer:<reason>"), for the move list.
     bys: dict[int, str] = field(default_factory=dict)
-    # seq -> the action's events of `HISTORY_EVENTS` (unredacted), for the move list
+    # seq -> the action's events `in_history` (unredacted), for the move list
     # sent after a hello or a sync: a page that reloads words each move as it did live.
     notable: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     _messages: dict[tuple[int | None, bool, bool], str] = field(default_factory=dict)
@@ -152,7 +159,7 @@ class LiveGame:
         self._invalidate()
 
     def _note(self, seq: int, events: list[Any]) -> None:
-        kept = [e for e in events if isinstance(e, dict) and e.get("type") in HISTORY_EVENTS]
+        kept = [e for e in events if isinstance(e, dict) and in_history(e)]
         if kept:
             self.notable[seq] = kept
 

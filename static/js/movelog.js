@@ -31,6 +31,7 @@ const TEXT = {
     "log.turned.2": "turned twice",
     "log.turned.3": "turned three times",
     "log.move": "moved to {cell}",
+    "log.stay": "stayed at {cell}",
     "log.move_spell": "moved to {cell} with a spell",
     "log.swap": "swapped places with {name}",
     "log.pick": "picked the {treasure}",
@@ -131,6 +132,7 @@ const TEXT = {
     "log.turned.2": "tournée deux fois",
     "log.turned.3": "tournée trois fois",
     "log.move": "a rejoint {cell}",
+    "log.stay": "n’a pas bougé ({cell})",
     "log.move_spell": "a rejoint {cell} grâce à un sort",
     "log.swap": "a échangé sa place avec {name}",
     "log.pick": "a choisi : {treasure}",
@@ -231,6 +233,7 @@ const TEXT = {
     "log.turned.2": "zweimal gedreht",
     "log.turned.3": "dreimal gedreht",
     "log.move": "zog nach {cell}",
+    "log.stay": "blieb auf {cell}",
     "log.move_spell": "zog mit einem Zauber nach {cell}",
     "log.swap": "tauschte den Platz mit {name}",
     "log.pick": "wählte: {treasure}",
@@ -366,7 +369,7 @@ export function moveWords(notation, ctx = {}) {
   const events = ctx.events || [];
   let m = PUSH_RE.exec(text);
   if (m) return [t("log.push", { slot: slotWords(m[1]) }), turned(Number(m[2] || 0))].filter(Boolean).join(", ");
-  if (CELL_RE.test(text)) return t("log.move", { cell: text });
+  if (CELL_RE.test(text)) return t(events.some(isStay) ? "log.stay" : "log.move", { cell: text });
   if (text.endsWith("*") && CELL_RE.test(text.slice(0, -1))) return t("log.move_spell", { cell: text.slice(0, -1) });
   if ((m = /^swap:(\d+)$/.exec(text))) return t("log.swap", { name: names(Number(m[1])) });
   if (text === "pick") return t("log.pick_hidden");
@@ -396,6 +399,11 @@ export function moveWords(notation, ctx = {}) {
     return gone ? t("log.discard_motif", motifParams(gone.card.motif)) : t("log.discard");
   }
   return null;
+}
+
+/** A move that ended where it began (the pawn stayed put, which the notation does not say). */
+function isStay(ev) {
+  return ev.type === "moved" && Array.isArray(ev.from) && Array.isArray(ev.to) && ev.from[0] === ev.to[0] && ev.from[1] === ev.to[1];
 }
 
 /** A notation of words only (`end_turn`, `coin`, `reroll:3`, `pick:crown`, `take:-`). */

@@ -300,8 +300,10 @@ export class TeamUI extends ClassicUI {
     // The spells used this turn are the current player's: one's own read as used only on one's turn.
     const mine = this.isMyTurn();
     const used = new Set(v.turn && mine ? v.turn.used : []);
-    box.append(h("h2", {}, t("team.spells")));
-    if (v.turn && v.turn.phase === "orient" && this.isMyTurn()) {
+    const orienting = v.turn && v.turn.phase === "orient" && this.isMyTurn();
+    // Laying the tile turned face up is no spell: the box says what it holds now.
+    box.append(h("h2", { "data-testid": "spells-title" }, t(orienting ? "team.orient_title" : "team.spells")));
+    if (orienting) {
       box.append(h("p", { class: "help" }, t("team.orient_help")));
       const row = h("div", { class: "choice-row" });
       const [r, c] = v.turn.orient_at;

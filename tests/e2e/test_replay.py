@@ -163,6 +163,22 @@ def test_a_replay_whose_code_does_not_load_is_shown_all_the_same(server: str, br
     assert page.is_visible('[data-testid="replay-controls"]')
 
 
+def test_the_key_help_is_for_a_keyboard(server: str, browser: Any) -> None:
+    """A phone has no arrow keys to press: the replay says which keys step through the game
+    on a desktop only."""
+    game_id, _ = import_game(server)
+    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    shown = {}
+    for name, args in (("desktop", CHROMIUM_ARGS), ("phone", phone)):
+        context = browser.new_context(**args)
+        page = context.new_page()
+        page.goto(f"{server}/replay/{game_id}")
+        page.wait_for_selector('#replay-page[data-state="ready"]')
+        shown[name] = page.is_visible('[data-testid="replay-keys"]')
+        context.close()
+    assert shown == {"desktop": True, "phone": False}
+
+
 def test_each_move_is_dotted_in_its_players_colour(server: str, browser: Any) -> None:
     """The move list's dots are the colours the game drew its seats in: with the second
     rules a third seat is blue, where the list of colours has green third."""

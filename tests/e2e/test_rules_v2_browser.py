@@ -28,8 +28,9 @@ SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 V2 = {"rules_version": 2}
 
 MOUNT = """async ([variant, seat]) => {
-  const mod = await import(variant === "cards" ? "/static/js/cards.js" : "/static/js/classic.js");
-  const Ui = variant === "cards" ? mod.CardsUI : mod.ClassicUI;
+  const path = { cards: "cards.js", team: "team.js" }[variant] || "classic.js";
+  const mod = await import(`/static/js/${path}`);
+  const Ui = { cards: mod.CardsUI, team: mod.TeamUI }[variant] || mod.ClassicUI;
   const byId = (id) => document.getElementById(id);
   document.getElementById("room-page").dataset.phase = "playing";
   window.__sent = [];
@@ -214,3 +215,28 @@ def test_team_first_daedalus_card_is_turned_in_front_of_everyone(server: str, br
     assert errors == []
     for p in pages:
         p.context.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_team_laying_the_turned_up_tile_is_no_spell(server: str, browser, size: str) -> None:
+    """A step onto a face-down tile turns it up, and the player lays it before anything
+    else: the spells' box then holds the ways to lay it, under its own title, not under
+    "Spells" as if laying it spent one."""
+    from tests.rules.test_team_rules import calm, carve, face_down, new, place, play
+
+    game = new(2)
+    state = calm(game)
+    carve(state, b1="EW", c1="EW")
+    place(state, "bat", "d1", "NES")
+    carve(state, b1="EW", c1="EW")
+    face_down(state, "d1")
+    page = bench(browser, server, "team", size)
+    feed(page, game, 0)
+    assert page.text_content("[data-testid=spells-title]") == "Spells"
+    events = play(game, "d1")
+    assert game.view(0)["turn"]["phase"] == "orient"
+    feed(page, game, 0, {"seq": game.seq, "seat": 0, "action": {}, "events": events})
+    assert page.text_content("[data-testid=spells-title]") == "Lay the tile"
+    assert page.locator("[data-testid^=orient-]").count() == len(game.legal_actions(0))
+    shot(page, f"team-orient-{size}")
+    assert page.errors == []

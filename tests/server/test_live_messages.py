@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import pytest
 
-from app.rooms.live import HISTORY_EVENTS, LiveGame
+from app.rooms.live import LiveGame, in_history
 from app.rules import Game
 from app.rules.classic import parse_action
 from app.store.repository import ActionRecord
@@ -86,12 +86,14 @@ def test_a_history_words_each_move_as_it_was_told_live(variant: str) -> None:
         records.append(ActionRecord(successor.seq, seat, action))
         for viewer in viewers:
             last = json.loads(live.state_message(viewer))["last"]
-            told[viewer].append([e for e in last["events"] if e["type"] in HISTORY_EVENTS])
+            told[viewer].append([e for e in last["events"] if in_history(e)])
     rebuilt = LiveGame(record=cast(Any, None), game=Game.new(variant, players, "told-seed"))
     rebuilt.extend(records)
     assert any(told[0]), "the game found, took or placed nothing: a test of nothing"
     if variant == "team":  # the Book of Daedalus's pages, which the panel shows one at a time
         assert any(e["type"] == "daedalus" for events in told[None] for e in events)
+    if variant != "cards":  # a pawn that stayed put: its notation alone says "moved to"
+        assert any(e["type"] == "moved" for events in told[None] for e in events)
     for viewer in viewers:
         for source in (live, rebuilt):
             history = json.loads(source.state_message(viewer, with_history=True))["history"]

@@ -1,8 +1,13 @@
-"""The Team Edition's Book of Daedalus in words. Each page the book turns is in the move
-list, beside the action whose turn's end turned it, as it fell out: the pawns it moved by
-their players' names, the tiles it turned face down by their cells, who it sent home, the
-pages left. A player who looked away (or was away) reads there what the panel, which shows
-only the latest card, no longer says. The events are a real game's, from the engine."""
+"""The move list's words, from real games' events (the engine's, not written here).
+
+The Team Edition's Book of Daedalus: each page the book turns is in the move list, beside
+the action whose turn's end turned it, as it fell out: the pawns it moved by their players'
+names, the tiles it turned face down by their cells, who it sent home, the pages left. A
+player who looked away (or was away) reads there what the panel, which shows only the
+latest card, no longer says.
+
+A pawn that stays put: the notation of a move is the cell it ends on, so "moved to c3" said
+of a pawn that never left c3; its `moved` event (from = to) says it stayed."""
 
 from __future__ import annotations
 
@@ -104,3 +109,46 @@ def test_each_page_of_the_book_is_in_the_move_log(server: str, browser: Any) -> 
         f"Daedalus named the {pawns[0]} and {pawns[1]} pawns, not in play"
         in (english["teleport_none"]["log"])
     ), english["teleport_none"]
+
+
+STAY = """async ([lines, lang]) => {
+  const { setLanguage } = await import("/static/js/i18n.js");
+  const { entryWords } = await import("/static/js/movelog.js");
+  setLanguage(lang);
+  const names = (s) => ["Ann", "Bob"][s];
+  return lines.map(([notation, seat, events]) =>
+    entryWords(notation, { variant: "classic", names, seat, events }));
+}"""
+
+
+def moves_of_a_classic_game() -> tuple[tuple[str, int, list[Any]], tuple[str, int, list[Any]]]:
+    """A move that stayed put and one that went somewhere, with their notations and events."""
+    game = Game.new("classic", ["Ann", "Bob"], "stay-words")
+    chooser = random.Random(3)
+    stay = went = None
+    while game.result is None and (stay is None or went is None):
+        seat = game.to_move
+        assert seat is not None
+        action = chooser.choice(game.legal_actions(seat))
+        notation = game.engine.notation(action)
+        events = game.apply(seat, action)
+        moved = [e for e in events if e["type"] == "moved"]
+        if moved and moved[0]["from"] == moved[0]["to"]:
+            stay = stay or (notation, seat, events)
+        elif moved:
+            went = went or (notation, seat, events)
+    assert stay is not None and went is not None
+    return stay, went
+
+
+def test_a_pawn_that_stays_put_is_said_to_stay(server: str, browser: Any) -> None:
+    stay, went = moves_of_a_classic_game()
+    page = browser.new_page()
+    page.goto(server + "/")
+    english = page.evaluate(STAY, [[list(stay), list(went)], "en"])
+    french = page.evaluate(STAY, [[list(stay), list(went)], "fr"])
+    page.close()
+    assert english[0].startswith(f"stayed at {stay[0]}"), english
+    assert english[1].startswith(f"moved to {went[0]}"), english
+    assert french[0].startswith(f"n’a pas bougé ({stay[0]})"), french
+    assert french[1].startswith(f"a rejoint {went[0]}"), french
