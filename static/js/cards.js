@@ -167,7 +167,7 @@ export class CardsUI extends GameUI {
     }
     const me = this.me();
     if (me && me.hand && this.selected >= me.hand.length) this.selected = 0;
-    if (consecutive && last) this.announce(last);
+    if (consecutive && last) this.tellMove(last);
     const carried = this.legalFrom(msg);
     this.render({});
     if (carried) this.legalReady();
@@ -267,9 +267,9 @@ export class CardsUI extends GameUI {
     };
     for (const ev of last.events || []) {
       if (ev.type === "took" && ev.cards.length) {
-        this.ctx.showNews(t("cards.news.took", { name: name(ev.seat), n: ev.cards.length, motif: motifName(ev.cards[0].motif) }));
+        this.moveNewsLine(t("cards.news.took", { name: name(ev.seat), n: ev.cards.length, motif: motifName(ev.cards[0].motif) }));
       } else if (ev.type === "discarded") {
-        this.ctx.showNews(t("cards.news.discarded", { name: name(ev.seat), motif: motifName(ev.card.motif), a_motif: aMotif(ev.card.motif) }));
+        this.moveNewsLine(t("cards.news.discarded", { name: name(ev.seat), motif: motifName(ev.card.motif), a_motif: aMotif(ev.card.motif) }));
       }
     }
   }

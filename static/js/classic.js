@@ -79,7 +79,7 @@ export class ClassicUI extends GameUI {
     }
     const spareChanged = !prev || !sameTile(prev.board.spare, view.board.spare);
     if (spareChanged || (last && last.action && last.action.type === "push")) this.spareRot = 0;
-    if (consecutive && last) this.announce(last, view);
+    if (consecutive && last) this.tellMove(last, view);
 
     const carried = this.legalFrom(msg);
     this.render({ animatePush, animateMove });
@@ -146,15 +146,15 @@ export class ClassicUI extends GameUI {
     };
     for (const ev of last.events || []) {
       if (ev.type === "found") {
-        this.ctx.showNews(t("news.found", { name: name(ev.seat), treasure: treasureName(ev.treasure) }));
+        this.moveNewsLine(t("news.found", { name: name(ev.seat), treasure: treasureName(ev.treasure) }));
       } else if (ev.type === "event") {
-        this.ctx.showNews(t("event.revealed", { name: eventName(ev.name) }));
+        this.moveNewsLine(t("event.revealed", { name: eventName(ev.name) }));
       } else if (ev.type === "swapped") {
-        this.ctx.showNews(t("news.swapped", { name: name(ev.seat), other: name(ev.with) }));
+        this.moveNewsLine(t("news.swapped", { name: name(ev.seat), other: name(ev.with) }));
       } else if (ev.type === "opened") {
-        this.ctx.showNews(t("news.opened", { name: name(ev.seat) }));
+        this.moveNewsLine(t("news.opened", { name: name(ev.seat) }));
       } else if (ev.type === "declined") {
-        this.ctx.showNews(t("news.declined", { name: name(ev.seat) }));
+        this.moveNewsLine(t("news.declined", { name: name(ev.seat) }));
       }
     }
   }

@@ -46,6 +46,29 @@ export class GameUI {
     return true;
   }
 
+  /**
+   * Tell a move that came (`announce(last, view)`, the variant's own). A move that ends
+   * the game takes an earlier move's news down first: the result speaks then, and a last
+   * move with no news of its own would stand under that news ("Ann took 1 × dragon" under
+   * GAME OVER, when the last move took nothing). During the game an earlier move's news
+   * stays its time: a turn of several actions (a take, then "no coin") would sweep it away
+   * before anyone read it.
+   */
+  tellMove(last, view) {
+    const shown = view || this.view;
+    if (shown && shown.status === "finished" && this.moveNews) {
+      if (this.ctx.dropNews) this.ctx.dropNews(this.moveNews);
+      this.moveNews = null;
+    }
+    this.announce(last, view);
+  }
+
+  /** A news line about the move being told: taken down when the next move comes. */
+  moveNewsLine(text) {
+    this.moveNews = text;
+    this.ctx.showNews(text);
+  }
+
   /** Called once the legal actions are known and drawn (a variant may act on them). */
   legalReady() {}
 

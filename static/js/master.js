@@ -85,10 +85,10 @@ export class MasterUI extends ClassicUI {
   announce(last, view) {
     const name = (seat) => shownName((view.players.find((p) => p.seat === seat) || { name: "?" }).name);
     for (const ev of last.events || []) {
-      if (ev.type === "took") this.ctx.showNews(t("master.news.took", { name: name(ev.seat), value: ev.value }));
-      else if (ev.type === "lost") this.ctx.showNews(t("master.news.lost", { name: name(ev.seat), value: ev.value }));
-      else if (ev.type === "second_phase") this.ctx.showNews(t("master.news.second"));
-      else if (ev.type === "final_duel") this.ctx.showNews(t(ev.won ? "master.news.final_won" : "master.news.final_lost", { name: name(ev.seat), total: ev.total }));
+      if (ev.type === "took") this.moveNewsLine(t("master.news.took", { name: name(ev.seat), value: ev.value }));
+      else if (ev.type === "lost") this.moveNewsLine(t("master.news.lost", { name: name(ev.seat), value: ev.value }));
+      else if (ev.type === "second_phase") this.moveNewsLine(t("master.news.second"));
+      else if (ev.type === "final_duel") this.moveNewsLine(t(ev.won ? "master.news.final_won" : "master.news.final_lost", { name: name(ev.seat), total: ev.total }));
     }
   }
 

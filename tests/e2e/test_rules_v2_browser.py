@@ -43,6 +43,7 @@ MOUNT = """async ([variant, seat]) => {
       hand: byId("hand-panel") },
     { sendAction: (a) => { window.__sent.push(a); return true; }, requestLegal: () => {},
       showError: (t) => window.__news.push("error: " + t), showNews: (t) => window.__news.push(t),
+      dropNews: (t) => window.__news.push("dropped: " + t),
       isConnected: () => true },
   );
   return true;
@@ -239,4 +240,39 @@ def test_team_laying_the_turned_up_tile_is_no_spell(server: str, browser, size: 
     assert page.text_content("[data-testid=spells-title]") == "Lay the tile"
     assert page.locator("[data-testid^=orient-]").count() == len(game.legal_actions(0))
     shot(page, f"team-orient-{size}")
+    assert page.errors == []
+
+
+def test_the_last_move_takes_an_earlier_moves_news_down(server: str, browser) -> None:
+    """A move's news stays its time while the game goes on (a turn of several actions would
+    sweep it away unread), but the move that ends the game takes it down: the result speaks
+    then, and "Bob found the bat!" under GAME OVER read as the last move's news."""
+    import json
+    import random
+
+    from app.bots.greedy import choose
+
+    game = Game.new("classic", ["Ann", "Bob"], "news-at-the-end")
+    rng = random.Random(1)
+    steps: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    while game.result is None:
+        seat = game.to_move
+        assert seat is not None
+        action = choose(game.view(seat), game.legal_actions(seat), rng)
+        events = game.apply(seat, action)
+        last = {"seq": game.seq, "seat": seat, "action": action, "events": events}
+        steps.append((json.loads(json.dumps(game.view(0))), last))
+    found = max(
+        i for i, (_, last) in enumerate(steps) if any(e["type"] == "found" for e in last["events"])
+    )
+    assert found < len(steps) - 1, "the winning move found something: a test of nothing"
+    page = bench(browser, server, "classic", "desktop")
+    for view, last in steps[found:]:
+        page.evaluate(FEED, [{"type": "state", "seq": view["seq"], "view": view, "last": last}, []])
+    news = page.evaluate("() => window.__news")
+    told = [line for line in news if not line.startswith("dropped: ")]
+    assert told and "found" in told[0], news
+    # taken down once, by the last move, and not before
+    assert [line for line in news if line.startswith("dropped: ")] == [f"dropped: {told[-1]}"]
+    assert news[-1] == f"dropped: {told[-1]}", news
     assert page.errors == []
