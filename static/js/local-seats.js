@@ -113,6 +113,10 @@ class SeatList {
   }
 }
 
+/** How long a person who has just played sees the result before the device is asked for
+ * (their pawn's walk takes about half of it). */
+export const PASS_AFTER_LOOK_MS = 1500;
+
 /** `shown`, `pending` or `awaiting` for the watcher's spectator view (never a seat number). */
 export const WATCH = "watch";
 
@@ -128,12 +132,15 @@ export class LocalSeatsSocket extends EventTarget {
   /**
    * @param {string} code room code
    * @param {{seat: number, token: string, name: string}[]} seats the local seats
-   * @param {{secrets: boolean}} opts whether seats' views differ (a shield between them)
+   * @param {{secrets: boolean, lookMs?: number}} opts `secrets`: whether seats' views
+   *   differ (a shield between them); `lookMs`: how long the person who just played sees
+   *   the result before the shield (0: at once)
    */
-  constructor(code, seats, { secrets }) {
+  constructor(code, seats, { secrets, lookMs = PASS_AFTER_LOOK_MS }) {
     super();
     this.code = code;
     this.secrets = secrets;
+    this.lookMs = lookMs;
     this.local = new SeatList();
     for (const s of seats) this.add(s);
     /** the spectator socket for computers' turns, once one came (games with secrets) */
@@ -425,8 +432,30 @@ export class LocalSeatsSocket extends EventTarget {
     // The device changes hands only for another person: after a computer's turn (Master:
     // a computer's duel in the middle of a person's turn) the same person plays on.
     const sameHands = heading === WATCH && actor === this.holder;
-    if (this.secrets && !sameHands) this.pass(actor, view);
-    else this.showNow(actor);
+    if (!this.secrets || sameHands) this.showNow(actor);
+    else if (this.lookMs > 0 && heading !== null && heading !== WATCH && heading === this.shown) this.passAfterLook(actor);
+    else this.pass(actor, view);
+  }
+
+  /**
+   * The person who just played still holds the device: they see their move land (the
+   * pawn's walk, the treasure found, the card taken) before the screen goes dark and asks
+   * for the device to be passed; their own view is all that shows meanwhile. The turn is
+   * looked at again when the time is up: whatever came in between (a game over, a seat
+   * the computer took) decides then.
+   */
+  passAfterLook(actor) {
+    if (this.passTimer) return;
+    this.passTimer = setTimeout(() => {
+      this.passTimer = null;
+      const view = this.view;
+      const heading = this.awaiting ?? this.pending ?? this.shown;
+      if (view && view.status === "playing" && actorOf(view) === actor && heading === this.shown && this.plays(actor)) {
+        this.pass(actor, view);
+      } else {
+        this.decide(view);
+      }
+    }, this.lookMs);
   }
 
   /** Hide everything and ask for the device to go to `seat`'s player. */

@@ -19,7 +19,7 @@ import { formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { hasSecrets, loadLocalSeats, LocalSeatsSocket } from "./local-seats.js";
 import { PassShield } from "./pass-shield.js";
 import { entryWords, notationPlaces } from "./movelog.js";
-import { loadSeen, saveSeen, sinceSummary } from "./since.js";
+import { loadSeen, saveSeen, sinceSummary, turnSummary } from "./since.js";
 import { optionWords } from "./options.js";
 import { ensureSprite } from "./tiles.js";
 import { initTable, joinToken, mayStart, renderTable, seatBadges, seatControls, startToken } from "./room-table.js";
@@ -103,9 +103,13 @@ const app = {
   view: null,
   /** away seats the player chose to wait for, each until when (or until it changes) */
   waiting: new Map(),
-  /** the moves after `seen` went unshown to the page's `seats`: said until dismissed
-   * @type {{seen: number, seats: number[]}|null} */
+  /** the moves after `seen` went unshown to the page's `seats`: said until dismissed;
+   * `turn`: a shared device's next person, told what the others did since their turn
+   * @type {{seen: number, seats: number[], turn?: boolean}|null} */
   since: null,
+  /** pass-and-play: "<game>:<seat>" -> the last seq that seat's person was shown (and
+   * "<game>" once the page has seen that game) */
+  seenBy: new Map(),
   /** the seat this page held before it moved to another device or left */
   formerSeat: null,
 };
@@ -743,8 +747,30 @@ function noteSince(msg, consecutive) {
   } else if (consecutive && msg.last && seats.includes(msg.last.seat) && !msg.last.by) {
     app.since = null;  // they are playing again: the news is behind them
   }
+  if (passAndPlay && app.seat !== null) noteTurn(gameId, msg);
   saveSeen(code, gameId, msg.seq);
   renderSince();
+}
+
+/**
+ * Pass-and-play: the device's next person gets their own view back (a state with its
+ * move list) after others played; what those did is said at the top, as to a player
+ * back from away, until they play or dismiss it. Remembered per seat for the page's
+ * lifetime (a reload is a return like any, told by the device's own mark).
+ */
+function noteTurn(gameId, msg) {
+  if (!app.seenBy.has(gameId)) {
+    // The page's first sight of this game: each person has seen it as it is now (at the
+    // start, nothing; after a reload, what the device showed before).
+    app.seenBy.set(gameId, true);
+    for (const seat of socket.seats()) app.seenBy.set(`${gameId}:${seat}`, msg.seq);
+  }
+  const key = `${gameId}:${app.seat}`;
+  const seen = app.seenBy.get(key);
+  if (Array.isArray(msg.history) && seen !== undefined && seen < msg.seq) {
+    app.since = { seen, seats: [app.seat], turn: true };
+  }
+  app.seenBy.set(key, msg.seq);
 }
 
 function sinceContext() {
@@ -753,12 +779,15 @@ function sinceContext() {
 
 function renderSince() {
   const since = app.since;
-  const summary = since ? sinceSummary(app.log, since.seen, since.seats, sinceContext()) : null;
+  let summary = null;
+  if (since && since.turn) summary = turnSummary(app.log, since.seen, since.seats[0], { names: seatName, variant: variant.id });
+  else if (since) summary = sinceSummary(app.log, since.seen, since.seats, sinceContext());
   els.sinceBanner.hidden = !summary;
   if (!summary) return;
+  els.sinceBanner.dataset.kind = since.turn ? "turn" : "away";
   els.sinceBanner.replaceChildren(
     h("div", { class: "since-text" },
-      h("strong", {}, t("since.title")), " ",
+      h("strong", {}, t(since.turn ? "since.turn_title" : "since.title")), " ",
       ...summary.lines.flatMap((line, i) => [i ? " " : "", h("span", { "data-testid": "since-line" }, line)])),
     h("button", { type: "button", "data-testid": "since-ok", on: { click: () => { app.since = null; renderSince(); renderLog(); } } }, t("since.ok")));
 }
@@ -769,7 +798,7 @@ function renderLog() {
   for (const entry of app.log) {
     // where the moves the banner tells begin
     if (app.since && entry.seq === app.since.seen + 1) {
-      list.append(h("li", { class: "log-since", "data-testid": "log-since" }, t("since.mark")));
+      list.append(h("li", { class: "log-since", "data-testid": "log-since" }, t(app.since.turn ? "since.turn_mark" : "since.mark")));
     }
     const seat = entry.seat;
     const name = seat === null || seat === undefined ? "" : seatName(seat);

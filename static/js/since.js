@@ -7,7 +7,7 @@
  */
 
 import { addTranslations, formatList, t } from "./i18n.js";
-import { eventWords } from "./movelog.js";
+import { entryWords, eventWords } from "./movelog.js";
 
 addTranslations({
   en: {
@@ -20,6 +20,8 @@ addTranslations({
     "since.for_named.one": "The computer played {n} of them for {name}.",
     "since.ok": "Got it",
     "since.mark": "while you were away",
+    "since.turn_title": "Since your last turn:",
+    "since.turn_mark": "since your last turn",
   },
   fr: {
     "since.title": "Pendant votre absence :",
@@ -31,6 +33,8 @@ addTranslations({
     "since.for_named.one": "L’ordinateur en a joué {n} pour {name}.",
     "since.ok": "Compris",
     "since.mark": "pendant votre absence",
+    "since.turn_title": "Depuis votre dernier tour :",
+    "since.turn_mark": "depuis votre dernier tour",
   },
   de: {
     "since.title": "Während du weg warst:",
@@ -42,6 +46,8 @@ addTranslations({
     "since.for_named.one": "Der Computer hat {n} davon für {name} gespielt.",
     "since.ok": "Verstanden",
     "since.mark": "während du weg warst",
+    "since.turn_title": "Seit deinem letzten Zug:",
+    "since.turn_mark": "seit deinem letzten Zug",
   },
 });
 
@@ -87,6 +93,31 @@ export function saveSeen(code, gameId, seq) {
   } catch {
     // storage full or refused: the next visit has no summary, which is all that is lost
   }
+}
+
+/** At most this many moves of the others, the latest, in a pass-and-play turn's summary. */
+const MAX_MOVES = 8;
+
+/**
+ * What the others did since a seat's person last held a shared device (pass-and-play):
+ * each move in the log's words, by name ("Bob pushed row 4 from the left", "Bob moved to
+ * c3 · found the bat"), or null when nobody else moved. The moves are few (a turn or two
+ * of each other seat), so each is said, not counted; the move list is far down a phone's
+ * page, and the device was in other hands meanwhile.
+ * @param {{seq: number, seat: number|null, notation: string, events?: object[]}[]} log
+ * @param {number} seen the last seq shown to `seat`
+ * @param {number} seat the seat whose person now holds the device
+ * @param {{names: (seat: number) => string, variant?: string}} ctx
+ * @returns {{moves: number, lines: string[]} | null}
+ */
+export function turnSummary(log, seen, seat, ctx) {
+  const others = log.filter((e) => e.seq > seen && e.seat !== seat);
+  if (!others.length) return null;
+  const lines = others.slice(-MAX_MOVES).map((e) => {
+    const words = entryWords(e.notation, { variant: ctx.variant, names: ctx.names, seat: e.seat, events: e.events || [] });
+    return `${ctx.names(e.seat)} ${words}.`;
+  });
+  return { moves: others.length, lines };
 }
 
 /**

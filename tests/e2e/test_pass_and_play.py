@@ -90,6 +90,16 @@ def _push_and_move(page: Any, seat: int) -> None:
     page.locator("[data-testid^=cell-]").first.click()
 
 
+def _told_since_the_last_turn(page: Any, name: str) -> None:
+    """The banner at the top tells the next person the other's two moves (push, move)."""
+    page.wait_for_selector("[data-testid=since-banner][data-kind=turn]:not([hidden])")
+    assert page.text_content("[data-testid=since-banner] strong") == "Since your last turn:"
+    lines = page.locator("[data-testid=since-line]").all_text_contents()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(f"{name} pushed "), lines
+    assert lines[1].startswith((f"{name} moved to ", f"{name} stayed at ")), lines
+
+
 def _every_seat_connected(page: Any, code: str) -> None:
     """Until the server counts every seat of the room connected (one socket each)."""
     wait_for_js(
@@ -158,12 +168,18 @@ def test_two_people_pass_the_device(server: str, browser, tmp_path: Path) -> Non
     assert page.get_attribute("[data-testid=move-log]", "data-count") == "2"
     names = page.locator("[data-testid=log-entry] .log-name").all_text_contents()
     assert names == ["Ann", "Ann"], names
+    # What Ann did is said at the top, move by move: the move list is far down a phone's
+    # page, and the device was in Ann's hands meanwhile.
+    _told_since_the_last_turn(page, "Ann")
 
     # Bob can play; then the device goes back to Ann, who finds her own target again.
     _push_and_move(page, 1)
+    page.wait_for_selector("[data-testid=since-banner]", state="hidden")  # he played on
     _tap(page, "Ann")
     page.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
     page.wait_for_selector("[data-testid=board][data-my-turn=true]")
+    _told_since_the_last_turn(page, "Bob")
+    page.screenshot(path=str(tmp_path / "since-last-turn.png"))
     assert page.get_attribute("[data-testid=target]", "data-target") in (
         page.evaluate(SEAT_VIEW, [code, 0])["players"][0]["target"],
         "home",
@@ -365,7 +381,7 @@ def test_play_again_keeps_every_local_seat(server: str, browser, tmp_path: Path)
 DECISIONS = """async (secrets) => {
   const { LocalSeatsSocket } = await import("/static/js/local-seats.js");
   const seats = [{ seat: 0, token: "a", name: "Ann" }, { seat: 2, token: "c", name: "Cy" }];
-  const s = new LocalSeatsSocket("nowhere", seats, { secrets });
+  const s = new LocalSeatsSocket("nowhere", seats, { secrets, lookMs: 0 });
   const log = [];
   s.addEventListener("pass", (e) => log.push(`pass ${e.detail.name}`));
   s.addEventListener("reveal", (e) => log.push(`reveal ${e.detail.seat}`));
@@ -417,6 +433,49 @@ DECISIONS = """async (secrets) => {
   sync(2, 8, null);
   return log;
 }"""
+
+
+# Ann plays her turn out; the shield for Cy comes once she has seen it land, not at once.
+LOOK = """async () => {
+  const { LocalSeatsSocket } = await import("/static/js/local-seats.js");
+  const seats = [{ seat: 0, token: "a", name: "Ann" }, { seat: 1, token: "b", name: "Cy" }];
+  const s = new LocalSeatsSocket("nowhere", seats, { secrets: true, lookMs: 400 });
+  const log = [];
+  const t0 = performance.now();
+  s.addEventListener("pass", (e) => log.push([`pass ${e.detail.name}`, performance.now() - t0]));
+  s.addEventListener("message", (e) => {
+    if (e.detail.type === "state") log.push([`state ${e.detail.seq} as ${e.detail.view.you}`, 0]);
+  });
+  const players = ["Ann", "Cy"].map((name, seat) => ({ seat, name, color: "red" }));
+  const state = (you, seq, actor, history) => ({
+    type: "state", seq, ...(history ? { history: [] } : {}),
+    view: { status: "playing", seq, you, players, turn: { seat: actor, actor, phase: "x" } },
+  });
+  const room = { status: "playing", seats: [] };
+  for (const seat of [0, 1]) s.onMessage(s.local.get(seat), { type: "welcome", seat, room });
+  s.onMessage(s.local.get(0), state(0, 0, 0, true));
+  s.reveal();
+  s.onMessage(s.local.get(0), state(0, 0, 0, true));
+  const t1 = performance.now();
+  s.onMessage(s.local.get(1), state(1, 1, 1));
+  s.onMessage(s.local.get(0), state(0, 1, 1));   // Ann's turn is over: Cy's
+  const atOnce = log.some(([line]) => line === "pass Cy");
+  await new Promise((done) => setTimeout(done, 700));
+  const passed = log.find(([line]) => line === "pass Cy");
+  return { atOnce, after: passed ? passed[1] - (t1 - t0) : null, lines: log.map(([l]) => l) };
+}"""
+
+
+def test_the_player_who_just_played_sees_it_land_before_the_shield(server: str, browser) -> None:
+    """The screen went dark 100 ms after a player's last move: they never saw their pawn
+    arrive or what it found. Their own view stays a moment (`lookMs`), then the shield
+    asks for the device; meanwhile the next player's view is nowhere on the page."""
+    page, errors = _module_page(browser, server)
+    got = page.evaluate(LOOK)
+    assert got["atOnce"] is False, got
+    assert got["after"] is not None and got["after"] >= 390, got
+    assert "state 1 as 0" in got["lines"] and "state 1 as 1" not in got["lines"], got
+    assert errors == []
 
 
 def test_whose_view_the_page_shows_and_when_it_asks_to_pass(server: str, browser) -> None:
@@ -580,7 +639,7 @@ def test_the_device_hears_no_news_of_its_own_seats(server: str, browser) -> None
 STAND_IN = """async () => {
   const { LocalSeatsSocket } = await import("/static/js/local-seats.js");
   const seats = [{ seat: 0, token: "a", name: "Ann" }, { seat: 1, token: "b", name: "Bob" }];
-  const s = new LocalSeatsSocket("nowhere", seats, { secrets: true });
+  const s = new LocalSeatsSocket("nowhere", seats, { secrets: true, lookMs: 0 });
   const log = [];
   s.addEventListener("pass", (e) => log.push(`pass ${e.detail.name}`));
   s.addEventListener("reveal", (e) => log.push(`reveal ${e.detail.seat}`));
