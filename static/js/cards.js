@@ -286,10 +286,37 @@ export class CardsUI extends GameUI {
     }
     if (!v.layout.length) return { x: 0, y: 0, w: CELL, h: CELL };
     const pad = 1.15 * CELL; // room for the free cells around the layout
-    return {
+    const box = {
       x: minX * CELL - pad, y: minY * CELL - pad,
       w: (maxX - minX + 1) * CELL + 2 * pad, h: (maxY - minY + 1) * CELL + 2 * pad,
     };
+    // The zoom tools sit over the board's top right corner, where a free cell of the top
+    // row falls: the view keeps a band of their height free above the cells, or a tap
+    // meant for that cell zooms instead.
+    const band = this.zoomBand(box);
+    return { ...box, y: box.y - band, h: box.h + band };
+  }
+
+  /**
+   * How far up (view-box units) the view must reach so that the top row of free cells
+   * (0.15 of a cell below the fitted box's top) starts below the zoom tools. The board
+   * draws its box "meet": scaled to fill its width or its height and centred in the other,
+   * so a taller box also moves the centring; a few rounds settle it.
+   */
+  zoomBand(box) {
+    const tools = this.zoomTools;
+    const rect = this.els.board.getBoundingClientRect();
+    if (!tools || !tools.isConnected || !rect.width || !rect.height) return 0;
+    const need = tools.getBoundingClientRect().bottom - rect.top + 4;
+    let band = 0;
+    for (let round = 0; round < 4; round++) {
+      const h = box.h + band;
+      const scale = Math.min(rect.width / box.w, rect.height / h);
+      const cellTop = (rect.height - h * scale) / 2 + (band + 0.15 * CELL) * scale;
+      if (cellTop >= need) break;
+      band += ((need - cellTop) / scale) * 1.05;
+    }
+    return band;
   }
 
   fit() {
@@ -565,7 +592,7 @@ export class CardsUI extends GameUI {
       // A finished game (and every replay frame) shows all hands: draw them, rather than
       // telling the watcher they are secret.
       const shown = v.players.filter((p) => Array.isArray(p.hand));
-      if (!shown.length) panel.append(h("p", { class: "muted" }, t("cards.spectator")));
+      if (!shown.length) panel.append(h("p", { class: "muted" }, t(this.ctx.sharedDevice ? "cards.shared" : "cards.spectator")));
       else panel.append(h("h2", {}, t("cards.hands")));
       for (const p of shown) {
         const row = h("div", { class: "hand-row revealed-hand", "data-testid": `revealed-hand-${p.seat}` },

@@ -230,7 +230,7 @@ export class ClassicUI extends GameUI {
     const me = this.me();
     if (!me) {
       box.hidden = false;
-      box.append(h("span", { class: "muted" }, t("game.target.spectator")));
+      box.append(h("span", { class: "muted" }, t(this.ctx.sharedDevice ? "game.target.shared" : "game.target.spectator")));
       box.dataset.target = "";
       return;
     }

@@ -66,17 +66,21 @@ function render() {
   els.add.disabled = rows.length >= max;
 }
 
-/** What is wrong with the seats typed, in words (null: nothing). */
+/**
+ * What is wrong with the seats typed: its words and the row to fix (the one named, so the
+ * focus goes where the message points), or null when nothing is.
+ * @returns {{text: string, row: number|null}|null}
+ */
 function problem() {
   const people = rows.filter((r) => r.kind === "person");
-  if (!people.length) return t("local.need_person");
+  if (!people.length) return { text: t("local.need_person"), row: null };
   const seen = new Set();
   for (const [i, row] of rows.entries()) {
     if (row.kind !== "person") continue;
     const name = row.name.trim();
-    if (!name) return t("local.name_missing", { n: i + 1 });
+    if (!name) return { text: t("local.name_missing", { n: i + 1 }), row: i };
     const key = name.normalize("NFKC").toLowerCase();
-    if (seen.has(key)) return t("local.name_twice", { name });
+    if (seen.has(key)) return { text: t("local.name_twice", { name }), row: i };
     seen.add(key);
   }
   return null;
@@ -86,9 +90,8 @@ async function start(getChoice, getClock) {
   els.error.textContent = "";
   const wrong = problem();
   if (wrong) {
-    els.error.textContent = wrong;
-    const i = rows.findIndex((r) => r.kind === "person" && !r.name.trim());
-    if (i >= 0) els.list.querySelector(`[data-testid=local-name-${i}]`).focus();
+    els.error.textContent = wrong.text;
+    if (wrong.row !== null) els.list.querySelector(`[data-testid=local-name-${wrong.row}]`).focus();
     return;
   }
   const { variant: chosen, options } = getChoice();

@@ -170,7 +170,7 @@ const TEXT = {
     "ev.moved_wall": "{name} a rejoint {to} depuis {from} à travers un mur",
     "ev.pushed": "la plaque est entrée dans {slot}",
     "ev.carried": "{names} emporté(s) en {cell}",
-    "ev.target": "prochain trésor de {name} : {treasure}",
+    "ev.target": "prochain trésor pour {name} : {treasure}",
     "ev.target_home": "{name} doit maintenant rentrer",
     "ev.turn": "à {name} de jouer",
     "ev.turn_bonus": "{name} joue un tour bonus",

@@ -213,6 +213,9 @@ function newGameUI() {
       },
       showError,
       showNews,
+      /** Several people share this device (pass-and-play): a view with no seat is theirs
+       * between turns (a computer playing), not a stranger's. */
+      sharedDevice: passAndPlay,
       /** Take a news line down when it no longer applies (and nothing newer replaced it). */
       dropNews(text) {
         if (els.news.textContent === text) unflash(els.news);

@@ -106,3 +106,39 @@ def test_a_take_is_said_once_in_the_log(server: str, browser) -> None:
     )
     assert words == ["took 2 × troubadour", "took 1 card", "took nothing"], words
     page.close()
+
+
+def test_the_zoom_tools_cover_no_square_on_a_phone(server: str, browser) -> None:
+    """The zoom tools sit over the board's top right corner, where a free square of the
+    layout's top row fell on a phone: a tap meant for it zoomed out instead. The view keeps
+    their band free, in every deal (four games' first turns here)."""
+    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    remember = "([code, token]) => localStorage.setItem('labyrinth:token:' + code, token)"
+    for _ in range(4):
+        body = {"variant": "cards", "name": "Ann", "computers": ["easy", "easy"], "start": True}
+        room = http_json("POST", server + "/api/rooms", body)
+        context = browser.new_context(**phone)
+        page = context.new_page()
+        page.goto(server + "/")
+        page.evaluate(remember, [room["code"], room["token"]])
+        page.goto(server + room["url"])
+        page.wait_for_selector("[data-testid=board][data-legal=ready] .place-cell")
+        page.wait_for_timeout(300)  # the board's last layout (the hand panel) settled
+        tools = page.locator("[data-testid=zoom-tools]").bounding_box()
+        assert tools is not None
+        squares = page.evaluate(
+            """() => [...document.querySelectorAll(".place-cell .place-frame")].map((el) => {
+                 const r = el.getBoundingClientRect();
+                 return [r.left, r.top, r.right, r.bottom];
+               })"""
+        )
+        assert squares
+        for left, top, right, bottom in squares:
+            apart = (
+                right <= tools["x"]
+                or left >= tools["x"] + tools["width"]
+                or bottom <= tools["y"]
+                or top >= tools["y"] + tools["height"]
+            )
+            assert apart, ([left, top, right, bottom], tools)
+        context.close()

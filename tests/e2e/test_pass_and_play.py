@@ -207,6 +207,8 @@ def test_a_computer_seat_plays_between_two_people_on_a_phone(
     page.wait_for_selector("[data-testid=turn-status][data-seat='1']")
     page.wait_for_selector("[data-testid=target][data-target='']")
     assert page.locator(f"[data-target='{ann_target}'], [data-testid=target-mark]").count() == 0
+    # ...said to the players holding the device, not as to a stranger watching
+    assert page.text_content("[data-testid=target]") == "Not your turn: every target stays hidden."
     # The page's own spectator socket, whose view is on the screen (its hello named a
     # seat of this device), is nobody watching: for the server (the room, the lobby's
     # "watching") as for the page.
@@ -555,12 +557,15 @@ def test_the_form_says_what_is_missing_and_one_person_needs_no_shield(server: st
     page.fill("[data-testid=local-name-1]", "Ann")
     page.select_option("[data-testid=local-kind-0]", "person")
     page.fill("[data-testid=local-name-0]", "ANN")
+    page.click("[data-testid=local-add]")  # a third player, no name yet
     page.click("[data-testid=local-button]")
     assert page.text_content(error) == "Two players are called Ann: give each a different name."
+    # the focus goes to the name the message is about, not to the empty one
+    focused = "() => document.activeElement.getAttribute('data-testid')"
+    assert page.evaluate(focused) == "local-name-1"
     # The form follows the game's player counts: four seats at most in classic, and no
     # fewer than two.
-    for _ in range(2):
-        page.click("[data-testid=local-add]")
+    page.click("[data-testid=local-add]")
     assert page.locator("[data-testid^=local-player-]").count() == 4
     assert page.locator("[data-testid=local-add]").is_disabled()
     page.click("[data-testid=local-remove-3]")
