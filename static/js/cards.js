@@ -588,9 +588,10 @@ export class CardsUI extends GameUI {
     panel.replaceChildren();
     const me = this.me();
     this.renderZoom();
-    if (!me) {
+    if (!me || v.status !== "playing") {
       // A finished game (and every replay frame) shows all hands: draw them, rather than
-      // telling the watcher they are secret.
+      // telling the watcher they are secret; a player's own hand, with nothing left to
+      // place or turn, is one of them.
       const shown = v.players.filter((p) => Array.isArray(p.hand));
       if (!shown.length) panel.append(h("p", { class: "muted" }, t(this.ctx.sharedDevice ? "cards.shared" : "cards.spectator")));
       else panel.append(h("h2", {}, t("cards.hands")));

@@ -5,7 +5,7 @@
  */
 
 import { ApiError, request } from "./api.js";
-import { t } from "./i18n.js";
+import { onLanguageChange, t } from "./i18n.js";
 
 const MAX_BYTES = 4 * 1024 * 1024;
 
@@ -28,6 +28,19 @@ function refusal(err) {
  * @param {HTMLElement} errorEl
  */
 export function setupImport(form, fileInput, errorEl) {
+  // The chosen file's name, where the browser's own control would say it in its language.
+  const nameEl = form.querySelector("[data-testid=import-file-name]");
+  const showName = () => {
+    const file = fileInput.files && fileInput.files[0];
+    if (!nameEl) return;
+    if (file) nameEl.removeAttribute("data-i18n");  // a name is no text to translate
+    else nameEl.setAttribute("data-i18n", "replay.import_no_file");
+    nameEl.textContent = file ? file.name : t("replay.import_no_file");
+    nameEl.classList.toggle("muted", !file);
+  };
+  fileInput.addEventListener("change", showName);
+  onLanguageChange(showName);
+  showName();
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     errorEl.textContent = "";

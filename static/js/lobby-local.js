@@ -7,7 +7,7 @@
 
 import { api, ApiError, saveToken } from "./api.js";
 import { byId, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { formatList, t } from "./i18n.js";
 import { enterRoom } from "./lobby-table.js";
 import { saveLocalSeats } from "./local-seats.js";
 import "./local-i18n.js";
@@ -25,6 +25,10 @@ const els = {
 /** @type {Row[]} the seats in order, kept across re-renders */
 const rows = [{ kind: "person", name: "" }, { kind: "person", name: "" }];
 
+/** @type {Row[]} seats past the chosen game's most players, set aside (not lost): they
+ * come back when a game with room for them is chosen, or with "Add a player" */
+const aside = [];
+
 let variant = null;
 
 function errorText(err) {
@@ -37,8 +41,8 @@ function errorText(err) {
 function render() {
   const min = variant ? variant.minPlayers : 2;
   const max = variant ? variant.maxPlayers : 4;
-  while (rows.length > max) rows.pop();
-  while (rows.length < min) rows.push({ kind: "person", name: "" });
+  while (rows.length > max) aside.unshift(rows.pop());
+  while (rows.length < min) rows.push(aside.shift() || { kind: "person", name: "" });
   els.list.replaceChildren(...rows.map((row, i) => {
     const n = i + 1;
     const name = h("input", {
@@ -64,6 +68,19 @@ function render() {
       kind, remove);
   }));
   els.add.disabled = rows.length >= max;
+  renderAside(max);
+}
+
+/** Says who was set aside: switching to a game for fewer players took them off the list. */
+function renderAside(max) {
+  let note = document.querySelector("[data-testid=local-aside]");
+  if (!note) {
+    note = h("p", { class: "help local-aside", "data-testid": "local-aside" });
+    els.list.after(note);
+  }
+  note.hidden = !aside.length;
+  const names = aside.map((row) => (row.kind === "person" ? row.name.trim() || "?" : t("local.computer", { level: t(`level.${row.kind}`) })));
+  note.textContent = aside.length ? t("local.aside", { max, names: formatList(names) }) : "";
 }
 
 /**
@@ -142,7 +159,7 @@ export function setupLocalPlay(getChoice, getClock) {
   variant = getChoice().variant;
   render();
   els.add.addEventListener("click", () => {
-    rows.push({ kind: "person", name: "" });
+    rows.push(aside.shift() || { kind: "person", name: "" });
     render();
     const inputs = els.list.querySelectorAll(".local-name");
     if (inputs.length) inputs[inputs.length - 1].focus();
@@ -152,6 +169,8 @@ export function setupLocalPlay(getChoice, getClock) {
     /** The variant or the language changed. */
     render() {
       variant = getChoice().variant;
+      // a game with room for the seats set aside takes them back
+      while (aside.length && rows.length < variant.maxPlayers) rows.push(aside.shift());
       render();
     },
   };

@@ -146,6 +146,11 @@ def test_two_people_pass_the_device(server: str, browser, tmp_path: Path) -> Non
     # the seat's tools (another device, leave) say whose seat they act for
     assert page.text_content("[data-testid=seat-tools-title]") == "Ann's seat"
     page.screenshot(path=str(tmp_path / "ann-desktop.png"))
+    # "Playing on this device" takes no line of its own: the whole board, its bottom
+    # arrows too, fits a laptop's screen as in a room with one player per device
+    page.evaluate("window.scrollTo(0, 0)")
+    board = page.locator("[data-testid=board]").bounding_box()
+    assert board is not None and board["y"] + board["height"] <= 900, board
 
     # Ann pushes and moves; the shield names Bob and Ann's target leaves the page.
     _push_and_move(page, 0)
@@ -731,5 +736,33 @@ def test_a_seat_the_computer_stands_in_for_or_that_went_elsewhere(server: str, b
         "state 4 as null",
         "state 5 as null",
     ], log
+    assert errors == []
+    page.context.close()
+
+
+def test_a_game_for_fewer_players_sets_names_aside_not_away(server: str, browser) -> None:
+    """Six names typed for the card game, then classic chosen (four at most): the last
+    two were dropped without a word. They are set aside, said under the list, and come
+    back with the card game (or with "Add a player")."""
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **DESKTOP)
+    page.goto(server + "/")
+    page.select_option("[data-testid=variant-select]", "cards")
+    names = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
+    while page.locator("[data-testid^=local-player-]").count() < len(names):
+        page.click("[data-testid=local-add]")
+    for i, name in enumerate(names):
+        page.fill(f"[data-testid=local-name-{i}]", name)
+    assert page.locator("[data-testid=local-aside]").is_hidden()
+
+    page.select_option("[data-testid=variant-select]", "classic")
+    assert page.locator("[data-testid^=local-player-]").count() == 4
+    aside = page.text_content("[data-testid=local-aside]")
+    assert aside == "Set aside, as this game takes at most 4 players: Eve and Fay.", aside
+
+    page.select_option("[data-testid=variant-select]", "cards")
+    values = [page.input_value(f"[data-testid=local-name-{i}]") for i in range(6)]
+    assert values == names
+    assert page.locator("[data-testid=local-aside]").is_hidden()
     assert errors == []
     page.context.close()

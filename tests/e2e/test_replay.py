@@ -231,6 +231,9 @@ def test_a_refused_record_is_explained_in_the_page_language(server: str, browser
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.context.add_cookies([{"name": "lang", "value": "fr", "url": server}])
     page.goto(server + "/")
+    # the file picker is the page's, in French: not the browser's "Choose File"
+    assert page.text_content("[data-testid=import-pick]").strip() == "Choisir un fichier"
+    assert page.text_content("[data-testid=import-file-name]") == "Aucun fichier choisi"
 
     def refused(body: dict[str, Any]) -> str:
         page.set_input_files(
@@ -254,6 +257,7 @@ def test_a_refused_record_is_explained_in_the_page_language(server: str, browser
     # the move the server names, said in French, not the server's English
     said = refused(changed)
     assert said.startswith("Refusé : le coup 2 n’est pas légal"), said
+    assert page.text_content("[data-testid=import-file-name]") == "game.json"
     said = refused(record | {"seed_hash": "0" * 64})
     assert said.startswith("Refusé : la graine ne correspond pas"), said
     said = refused(record | {"actions": record["actions"][:3]})

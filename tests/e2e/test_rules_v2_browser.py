@@ -276,3 +276,24 @@ def test_the_last_move_takes_an_earlier_moves_news_down(server: str, browser) ->
     assert [line for line in news if line.startswith("dropped: ")] == [f"dropped: {told[-1]}"]
     assert news[-1] == f"dropped: {told[-1]}", news
     assert page.errors == []
+
+
+def test_cards_a_finished_game_shows_every_hand_to_its_players(server: str, browser) -> None:
+    """Over, the game shows every hand to everyone: a player's page said "Your hand: no
+    card left in hand" beside two rotate buttons with nothing to turn."""
+    import random
+
+    game = Game.new("cards", ["Ann", "Bob", "Cy"], "hands-at-the-end")
+    rng = random.Random(2)
+    while game.result is None:
+        seat = game.to_move
+        assert seat is not None
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    page = bench(browser, server, "cards", "phone")
+    feed(page, game, 0)
+    for seat in range(3):
+        page.wait_for_selector(f"[data-testid=revealed-hand-{seat}]")
+    panel = "[data-testid=hand-panel]"
+    assert page.locator(f"{panel} .hand-card").count() == 0
+    assert page.locator(f"{panel} button").count() == 0  # nothing to turn or pick
+    assert page.errors == []
