@@ -21,6 +21,7 @@ addTranslations({
     "since.ok": "Got it",
     "since.mark": "while you were away",
     "since.turn_title": "Since your last turn:",
+    "since.then": ", then ",
     "since.turn_mark": "since your last turn",
   },
   fr: {
@@ -34,6 +35,7 @@ addTranslations({
     "since.ok": "Compris",
     "since.mark": "pendant votre absence",
     "since.turn_title": "Depuis votre dernier tour :",
+    "since.then": ", puis ",
     "since.turn_mark": "depuis votre dernier tour",
   },
   de: {
@@ -47,6 +49,7 @@ addTranslations({
     "since.ok": "Verstanden",
     "since.mark": "während du weg warst",
     "since.turn_title": "Seit deinem letzten Zug:",
+    "since.then": ", dann ",
     "since.turn_mark": "seit deinem letzten Zug",
   },
 });
@@ -100,7 +103,7 @@ const MAX_MOVES = 8;
 
 /**
  * What the others did since a seat's person last held a shared device (pass-and-play):
- * each move in the log's words, by name ("Bob pushed row 4 from the left", "Bob moved to
+ * each turn in the log's words, by name ("Bob pushed row 4 from the left, then moved to
  * c3 · found the bat"), or null when nobody else moved. The moves are few (a turn or two
  * of each other seat), so each is said, not counted; the move list is far down a phone's
  * page, and the device was in other hands meanwhile.
@@ -113,10 +116,16 @@ const MAX_MOVES = 8;
 export function turnSummary(log, seen, seat, ctx) {
   const others = log.filter((e) => e.seq > seen && e.seat !== seat);
   if (!others.length) return null;
-  const lines = others.slice(-MAX_MOVES).map((e) => {
+  // one line per turn: a player's moves in a row read as one sentence ("Bob pushed row 4
+  // from the left, then moved to c3"), which keeps the banner short on a phone
+  const turns = [];
+  for (const e of others.slice(-MAX_MOVES)) {
     const words = entryWords(e.notation, { variant: ctx.variant, names: ctx.names, seat: e.seat, events: e.events || [] });
-    return `${ctx.names(e.seat)} ${words}.`;
-  });
+    const last = turns[turns.length - 1];
+    if (last && last.seat === e.seat) last.words.push(words);
+    else turns.push({ seat: e.seat, words: [words] });
+  }
+  const lines = turns.map(({ seat, words }) => `${ctx.names(seat)} ${words.join(t("since.then"))}.`);
   return { moves: others.length, lines };
 }
 
