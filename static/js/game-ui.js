@@ -63,7 +63,7 @@ export class GameUI {
     this.announce(last, view);
   }
 
-  /** A news line about the move being told: taken down when the next move comes. */
+  /** A news line about the move being told (remembered: the game's last move takes it down). */
   moveNewsLine(text) {
     this.moveNews = text;
     this.ctx.showNews(text);

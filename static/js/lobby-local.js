@@ -15,6 +15,7 @@ import { LEVELS, tableApi } from "./table.js";
 
 const els = {
   list: byId("local-players"),
+  aside: byId("local-aside"),
   add: byId("local-add"),
   button: byId("local-button"),
   error: byId("local-error"),
@@ -73,11 +74,7 @@ function render() {
 
 /** Says who was set aside: switching to a game for fewer players took them off the list. */
 function renderAside(max) {
-  let note = document.querySelector("[data-testid=local-aside]");
-  if (!note) {
-    note = h("p", { class: "help local-aside", "data-testid": "local-aside" });
-    els.list.after(note);
-  }
+  const note = els.aside;
   note.hidden = !aside.length;
   const names = aside.map((row) => (row.kind === "person" ? row.name.trim() || "?" : t("local.computer", { level: t(`level.${row.kind}`) })));
   note.textContent = aside.length ? t("local.aside", { max, names: formatList(names) }) : "";

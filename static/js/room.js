@@ -107,8 +107,7 @@ const app = {
    * `turn`: a shared device's next person, told what the others did since their turn
    * @type {{seen: number, seats: number[], turn?: boolean}|null} */
   since: null,
-  /** pass-and-play: "<game>:<seat>" -> the last seq that seat's person was shown (and
-   * "<game>" once the page has seen that game) */
+  /** pass-and-play: game id -> (seat -> the last seq that seat's person was shown) */
   seenBy: new Map(),
   /** the seat this page held before it moved to another device or left */
   formerSeat: null,
@@ -762,18 +761,18 @@ function noteSince(msg, consecutive) {
  * lifetime (a reload is a return like any, told by the device's own mark).
  */
 function noteTurn(gameId, msg) {
-  if (!app.seenBy.has(gameId)) {
+  let seenBy = app.seenBy.get(gameId);
+  if (!seenBy) {
     // The page's first sight of this game: each person has seen it as it is now (at the
     // start, nothing; after a reload, what the device showed before).
-    app.seenBy.set(gameId, true);
-    for (const seat of socket.seats()) app.seenBy.set(`${gameId}:${seat}`, msg.seq);
+    seenBy = new Map(socket.seats().map((seat) => [seat, msg.seq]));
+    app.seenBy.set(gameId, seenBy);
   }
-  const key = `${gameId}:${app.seat}`;
-  const seen = app.seenBy.get(key);
+  const seen = seenBy.get(app.seat);
   if (Array.isArray(msg.history) && seen !== undefined && seen < msg.seq) {
     app.since = { seen, seats: [app.seat], turn: true };
   }
-  app.seenBy.set(key, msg.seq);
+  seenBy.set(app.seat, msg.seq);
 }
 
 function sinceContext() {
