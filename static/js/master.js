@@ -66,15 +66,18 @@ export class MasterUI extends ClassicUI {
   }
 
   /**
-   * A decision with a single possible answer (the coin question when one holds cards of
-   * the token's half but not its own) is not asked: that answer is sent at once, so the
-   * log still records it as an explicit action.
+   * A decision with a single possible answer (a roll to accept with no 1-6 card in hand,
+   * a turn to end with no 7-12 card) is not asked: that answer is sent at once, so the
+   * log still records it as an explicit action. Those hands' halves are public anyway.
+   * Not the coin question: it is asked of whoever holds any card of the token's half so
+   * that it tells nobody which values they hold (master.md), and an answer sent at once
+   * when the card is not there would tell the others exactly that.
    */
   legalReady() {
     const legal = this.legal;
     if (!this.isMyTurn() || this.pending || !legal || legal.length !== 1) return;
     const only = legal[0];
-    if (only.type !== "push" && only.type !== "move") this.act(only);
+    if (only.type !== "push" && only.type !== "move" && only.type !== "no_coin") this.act(only);
   }
 
   /** The decisions on offer, from `legal` only. */
@@ -191,7 +194,7 @@ export class MasterUI extends ClassicUI {
     if (dice.childElementCount) panel.append(dice);
     const decisions = this.isMyTurn() && !this.pending ? this.decisions() : [];
     if (decisions.length) {
-      panel.append(h("p", { class: "help" }, t(`master.prompt.${turn.phase}`, { value: turn.taken ?? "", roll: turn.roll ?? "" })));
+      panel.append(h("p", { class: "help", "data-testid": "decision-prompt" }, this.prompt(turn, decisions)));
       const row = h("div", { class: "choice-row", "data-testid": "decisions" });
       // Ending the turn comes first: one tap, not past a button per double-turn card (six
       // on a phone's screen), and none of those cards is pressed on the player.
@@ -207,6 +210,16 @@ export class MasterUI extends ClassicUI {
       panel.append(row);
     }
     panel.hidden = panel.childElementCount === 0;
+  }
+
+  /** The question of the decision on offer, with what it is worth. */
+  prompt(turn, decisions) {
+    if (turn.phase === "coin" && !decisions.some((a) => a.type === "coin")) {
+      return t("master.prompt.coin_none", { value: turn.taken ?? "" });
+    }
+    const kept = turn.final || [];
+    const total = kept.reduce((sum, r) => sum + r, 0) + (turn.roll || 0);
+    return t(`master.prompt.${turn.phase}`, { value: turn.taken ?? "", roll: turn.roll ?? "", n: kept.length + 1, total });
   }
 
   /** One's own hand; the cards usable right now highlighted. */

@@ -511,8 +511,11 @@ def test_live_games_show_a_live_board(fresh_server: str, browser: Any, tmp_path:
 
 
 def test_a_decision_with_one_answer_is_not_asked(server: str, browser: Any) -> None:
-    """Master: in the coin phase with only "keep my cards" legal, the page sends it at
-    once (the log keeps it as an action) instead of asking."""
+    """Master: a failed duel roll with no 1-6 card to play it again (a public fact: how
+    many cards of each half a hand holds is known) is accepted at once (the log keeps it as
+    an action) instead of asked. Not the coin question, even with "keep my cards" its one
+    answer: asked of anyone holding a card of the token's half, it must not tell the others
+    which values they hold by an answer sent before anyone could think."""
     page = browser.new_page(**DESKTOP)
     page.goto(server + "/")
     sent = page.evaluate(
@@ -530,16 +533,20 @@ def test_a_decision_with_one_answer_is_not_asked(server: str, browser: Any) -> N
         showError() {}, showNews() {}, isConnected: () => null };
       const ui = new MasterUI(els, ctx);
       ui.render = () => {};
-      const turn = { seat: 0, actor: 0, phase: "coin", taken: 3 };
-      ui.view = { seq: 9, status: "playing", you: 0, turn };
-      ui.setLegal({ seq: 9, actions: [{ type: "no_coin" }] });
+      const reroll = { seat: 0, actor: 0, phase: "reroll", roll: 2 };
+      ui.view = { seq: 9, status: "playing", you: 0, turn: reroll };
+      ui.setLegal({ seq: 9, actions: [{ type: "accept" }] });
       ui.clearPending();
-      ui.view = { seq: 10, status: "playing", you: 0, turn };
-      ui.setLegal({ seq: 10, actions: [{ type: "coin" }, { type: "no_coin" }] });
+      const coin = { seat: 0, actor: 0, phase: "coin", taken: 3 };
+      ui.view = { seq: 10, status: "playing", you: 0, turn: coin };
+      ui.setLegal({ seq: 10, actions: [{ type: "no_coin" }] });
+      ui.view = { seq: 11, status: "playing", you: 0, turn: coin };
+      ui.setLegal({ seq: 11, actions: [{ type: "coin" }, { type: "no_coin" }] });
       return sent;
     }"""
     )
-    assert sent == [{"type": "no_coin"}]  # sent once; with two answers, nothing is sent
+    # the lone accept is sent; the coin question, with one answer or two, is asked
+    assert sent == [{"type": "accept"}]
 
 
 def test_a_long_name_keeps_its_words_beside_a_lost_connection(server: str, browser: Any) -> None:

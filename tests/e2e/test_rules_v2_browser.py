@@ -28,9 +28,10 @@ SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 V2 = {"rules_version": 2}
 
 MOUNT = """async ([variant, seat]) => {
-  const path = { cards: "cards.js", team: "team.js" }[variant] || "classic.js";
+  const path = { cards: "cards.js", team: "team.js", master: "master.js" }[variant] || "classic.js";
   const mod = await import(`/static/js/${path}`);
-  const Ui = { cards: mod.CardsUI, team: mod.TeamUI }[variant] || mod.ClassicUI;
+  const Ui = { cards: mod.CardsUI, team: mod.TeamUI, master: mod.MasterUI }[variant]
+    || mod.ClassicUI;
   const byId = (id) => document.getElementById(id);
   document.getElementById("room-page").dataset.phase = "playing";
   window.__sent = [];
@@ -296,4 +297,50 @@ def test_cards_a_finished_game_shows_every_hand_to_its_players(server: str, brow
     panel = "[data-testid=hand-panel]"
     assert page.locator(f"{panel} .hand-card").count() == 0
     assert page.locator(f"{panel} button").count() == 0  # nothing to turn or pick
+    assert page.errors == []
+
+
+def test_master_the_coin_question_is_asked_even_without_the_card(server: str, browser) -> None:
+    """The coin question comes to whoever holds a card of the token's half, so that it
+    tells nobody which values they hold; the page answered it by itself at once when the
+    card was not there, which told the others exactly that (and the player nothing)."""
+    from tests.rules.test_master_rules import act, take_position
+
+    game = take_position([5, 9])  # a card of the half 1-6, not the 3 taken
+    page = bench(browser, server, "master", "phone")
+    feed(page, game, 0)
+    events = act(game, 0, "b1")
+    assert game.legal_actions(0) == [{"type": "no_coin"}]
+    page.evaluate(
+        FEED,
+        [
+            {
+                "type": "state",
+                "seq": game.seq,
+                "view": game.view(0),
+                "last": {"seq": game.seq, "seat": 0, "action": {}, "events": events},
+            },
+            game.legal_actions(0),
+        ],
+    )
+    page.wait_for_selector("[data-testid=do-no_coin]")
+    assert page.evaluate("() => window.__sent") == []  # asked, not answered for her
+    prompt = page.text_content("[data-testid=decision-prompt]")
+    assert prompt == "You took treasure 3. You hold no card 3: no coin this time.", prompt
+    page.click("[data-testid=do-no_coin]")
+    assert page.evaluate("() => window.__sent") == [{"type": "no_coin"}]
+    assert page.errors == []
+
+
+def test_master_the_final_duel_says_its_running_total(server: str, browser) -> None:
+    from tests.rules.test_master_rules import Dice, act, final_position
+
+    game = final_position([1, 4])
+    act(game, 0, "d3")
+    act(game, 0, "challenge", Dice(6))
+    act(game, 0, "accept", Dice(5))  # kept 6; the second roll is a 5
+    page = bench(browser, server, "master", "desktop")
+    feed(page, game, 0)
+    prompt = page.text_content("[data-testid=decision-prompt]")
+    assert prompt.startswith("Roll 2 of 3: 5, 11 in all (12 or more wins)."), prompt
     assert page.errors == []
