@@ -42,6 +42,7 @@ const els = {
   variantName: byId("variant-name"),
   conn: byId("conn-status"),
   spectators: byId("spectator-count"),
+  youWatch: byId("you-watch"),
   lobbyHelp: byId("lobby-help"),
   seats: byId("seat-list"),
   joinForm: byId("join-form"),
@@ -608,6 +609,9 @@ function renderSpectators() {
   els.spectators.hidden = n === null;
   els.spectators.textContent = n === null ? "" : t("room.spectators", { n });
   els.spectators.dataset.count = n === null ? "" : String(n);
+  // Someone who came by the link of a game under way sees the players' questions ("Play
+  // the matching card for a coin?") in the turn's line: the header says whose they are.
+  els.youWatch.hidden = passAndPlay || !app.room || app.seat !== null || app.room.status === "lobby";
   renderChatNote();
 }
 

@@ -10,7 +10,7 @@ import { ClassicUI } from "./classic.js";
 import { BOARD_SIZE } from "./board.js";
 import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { cellName, t } from "./i18n.js";
 import { cardWords } from "./daedalus.js";
 import { shownName } from "./table.js";
 import { drawTile, svg, treasureIcon, treasureName } from "./tiles.js";
@@ -221,7 +221,16 @@ export class TeamUI extends ClassicUI {
       el.append(this.isMyTurn() ? h("strong", {}, t("team.first_card")) : h("span", {}, t("team.turn.other_first_card", { name: shownName(p.name) })));
       return;
     }
-    el.append(this.isMyTurn() ? h("strong", {}, t("team.turn.yours")) : h("span", {}, t("team.turn.other", { name: shownName(p.name) })));
+    if (v.turn.phase === "orient") {
+      // a step onto a face-down tile turned it up: it is laid before anything else, and
+      // the choices are under the board, off a phone's screen, so the line says so
+      const cell = cellName(v.turn.orient_at);
+      el.append(this.isMyTurn()
+        ? h("strong", {}, t("team.turn.orient", { cell }))
+        : h("span", {}, t("team.turn.other_orient", { name: shownName(p.name), cell })));
+    } else {
+      el.append(this.isMyTurn() ? h("strong", {}, t("team.turn.yours")) : h("span", {}, t("team.turn.other", { name: shownName(p.name) })));
+    }
     el.append(h("span", { class: "event-chip" }, t("team.moves", { n: v.turn.moves, m: v.turn.moves_allowed })));
     if (v.turn.collected) el.append(h("span", { class: "event-chip" }, t("team.bonus")));
   }

@@ -255,6 +255,11 @@ def test_the_plain_link_elsewhere_is_a_spectator(server: str, browser) -> None:
     assert watcher.locator("[data-testid=board][data-my-turn=true]").count() == 0
     assert watcher.locator("[data-testid=local-note]").count() == 0
     assert watcher.evaluate("localStorage.length") == 0
+    # the stranger's header says they watch (the players' questions are in the turn's
+    # line); the device's players are told no such thing, even on a computer's turn
+    assert watcher.locator("[data-testid=you-watch]").is_visible()
+    assert watcher.text_content("[data-testid=you-watch]") == "You are watching"
+    assert device.locator("[data-testid=you-watch]").is_hidden()
     wait_for_js(
         watcher,
         "document.querySelector('[data-testid=spectator-count]').dataset.count === '1'",

@@ -239,6 +239,9 @@ def test_team_laying_the_turned_up_tile_is_no_spell(server: str, browser, size: 
     assert game.view(0)["turn"]["phase"] == "orient"
     feed(page, game, 0, {"seq": game.seq, "seat": 0, "action": {}, "events": events})
     assert page.text_content("[data-testid=spells-title]") == "Lay the tile"
+    # the turn's line says it too: on a phone the choices are below the board, off screen
+    status = page.text_content("[data-testid=turn-status]") or ""
+    assert status.startswith("Your turn: lay the tile turned up at d1"), status
     assert page.locator("[data-testid^=orient-]").count() == len(game.legal_actions(0))
     shot(page, f"team-orient-{size}")
     assert page.errors == []
