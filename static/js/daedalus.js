@@ -8,14 +8,14 @@
 import { addTranslations, cellName, formatList, slotWords, t } from "./i18n.js";
 import { treasureName } from "./tiles.js";
 
-/** The eight symbols of the Team Edition's plain tiles (the others are treasures). */
-export const SYMBOLS = ["sun", "moon", "star", "comet", "rune", "eye", "hourglass", "compass"];
+/** The eight symbols of the Team Edition's plain tiles (the others are treasures), by
+ * the glyph the board draws each with. */
+export const SYMBOL_GLYPHS = { sun: "☀", moon: "☾", star: "★", comet: "☄", rune: "Ψ", eye: "◉", hourglass: "Ξ", compass: "✥" };
 
 addTranslations({
   en: {
     "daedalus.past.push": "Daedalus pushed a tile face down into {slot}",
     "daedalus.past.flip": "Daedalus turned the {a} and the {b} face down",
-    "daedalus.past.teleport": "Daedalus sent the {a} and {b} pawns to the {to} corner ({cell})",
     "daedalus.past.flip_none": "Daedalus named the {a} and the {b}, face down already",
     "daedalus.past.teleport_none": "Daedalus named the {a} and {b} pawns, not in play",
     "daedalus.past.teleport_seats": "Daedalus sent {names} to the {to} corner ({cell})",
@@ -27,7 +27,6 @@ addTranslations({
   fr: {
     "daedalus.past.push": "Dédale a poussé une plaque face cachée dans {slot}",
     "daedalus.past.flip": "Dédale a retourné face cachée : {a} et {b}",
-    "daedalus.past.teleport": "Dédale a envoyé les pions {a} et {b} au coin {to} ({cell})",
     "daedalus.past.flip_none": "Dédale a nommé {a} et {b}, déjà face cachée",
     "daedalus.past.teleport_none": "Dédale a nommé les pions {a} et {b}, absents du jeu",
     "daedalus.past.teleport_seats": "Dédale a envoyé {names} au coin {to} ({cell})",
@@ -39,7 +38,6 @@ addTranslations({
   de: {
     "daedalus.past.push": "Daedalus schob ein Plättchen verdeckt in {slot} ein",
     "daedalus.past.flip": "Daedalus drehte verdeckt um: {a} und {b}",
-    "daedalus.past.teleport": "Daedalus schickte die Figuren {a} und {b} zum Startfeld von {to} ({cell})",
     "daedalus.past.flip_none": "Daedalus nannte {a} und {b}, schon verdeckt",
     "daedalus.past.teleport_none": "Daedalus nannte die Figuren {a} und {b}, nicht im Spiel",
     "daedalus.past.teleport_seats": "Daedalus schickte {names} zum Startfeld von {to} ({cell})",
@@ -52,7 +50,7 @@ addTranslations({
 
 /** A tile a flip card names: one of the symbols, or a treasure. */
 export function thingName(name) {
-  return SYMBOLS.includes(name) ? t(`team.symbol.${name}`) : treasureName(name);
+  return name in SYMBOL_GLYPHS ? t(`team.symbol.${name}`) : treasureName(name);
 }
 
 /** A colour's name as an adjective ("the red pawn", "le coin vert"). */
@@ -61,17 +59,15 @@ function colorName(color) {
 }
 
 /**
- * What a card says, present tense (`team.card.*`), or past tense for the log
- * (`daedalus.past.*`). A teleport card names colours, some maybe not in play: the corner's
- * cell, from what the card did, says where on the board that is.
+ * What a card says as it is turned (`team.card.*`). A teleport card names colours, some
+ * maybe not in play: the corner's cell, from what the card did, says where that is.
  */
-export function cardWords(card, effect, past = false) {
+export function cardWords(card, effect) {
   if (!card) return "";
-  const key = (kind) => (past ? `daedalus.past.${kind}` : `team.card.${kind}`);
-  if (card.kind === "push") return t(key("push"), { slot: slotWords(card.slot) });
-  if (card.kind === "flip") return t(key("flip"), { a: thingName(card.tiles[0]), b: thingName(card.tiles[1]) });
+  if (card.kind === "push") return t("team.card.push", { slot: slotWords(card.slot) });
+  if (card.kind === "flip") return t("team.card.flip", { a: thingName(card.tiles[0]), b: thingName(card.tiles[1]) });
   const cell = effect && Array.isArray(effect.to) ? cellName(effect.to) : "?";
-  return t(key("teleport"), { a: colorName(card.pawns[0]), b: colorName(card.pawns[1]), to: colorName(card.to), cell });
+  return t("team.card.teleport", { a: colorName(card.pawns[0]), b: colorName(card.pawns[1]), to: colorName(card.to), cell });
 }
 
 /**
@@ -90,9 +86,11 @@ export function pageWords(ev, names) {
     words = t("daedalus.past.teleport_none", { a: colorName(card.pawns[0]), b: colorName(card.pawns[1]) });
   } else if (card.kind === "flip" && effect && !effect.cells.length) {
     words = t("daedalus.past.flip_none", { a: thingName(card.tiles[0]), b: thingName(card.tiles[1]) });
+  } else if (card.kind === "flip") {
+    const turned = t("daedalus.past.flip", { a: thingName(card.tiles[0]), b: thingName(card.tiles[1]) });
+    words = effect ? t("daedalus.did", { card: turned, cells: formatList(effect.cells.map(cellName)) }) : turned;
   } else {
-    words = cardWords(card, effect, true);
-    if (card.kind === "flip" && effect) words = t("daedalus.did", { card: words, cells: formatList(effect.cells.map(cellName)) });
+    words = t("daedalus.past.push", { slot: slotWords(card.slot) });
   }
   if (effect && effect.sent_home && effect.sent_home.length) words = t("daedalus.home", { words, names: seats(effect.sent_home) });
   return `${words} (${t("daedalus.left", { n: ev.left })})`;

@@ -11,13 +11,12 @@ import { BOARD_SIZE } from "./board.js";
 import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
 import { cellName, t } from "./i18n.js";
-import { cardWords } from "./daedalus.js";
+import { cardWords, SYMBOL_GLYPHS } from "./daedalus.js";
 import { shownName } from "./table.js";
 import { drawTile, svg, treasureIcon, treasureName } from "./tiles.js";
 
 const C = 100;
 const M = (BOARD_SIZE - 7 * C) / 2;
-const SYMBOL_GLYPHS = { sun: "☀", moon: "☾", star: "★", comet: "☄", rune: "Ψ", eye: "◉", hourglass: "Ξ", compass: "✥" };
 const CELL = (r, c) => "abcdefg"[c] + (r + 1);
 
 /** A face-down tile as the board drawer understands it: a closed tile. */
