@@ -604,6 +604,11 @@ function showPhase() {
   else page.dataset.phase = playing ? (finished ? "finished" : "playing") : "lobby";
 }
 
+/** A viewer with no seat of the room: a stranger watching (not a shared device's players). */
+function watchesOnly() {
+  return !passAndPlay && !!app.room && app.seat === null;
+}
+
 function renderSpectators() {
   const n = app.room && typeof app.room.spectators === "number" ? app.room.spectators : null;
   els.spectators.hidden = n === null;
@@ -611,7 +616,7 @@ function renderSpectators() {
   els.spectators.dataset.count = n === null ? "" : String(n);
   // Someone who came by the link of a game under way sees the players' questions ("Play
   // the matching card for a coin?") in the turn's line: the header says whose they are.
-  els.youWatch.hidden = passAndPlay || !app.room || app.seat !== null || app.room.status === "lobby";
+  els.youWatch.hidden = !watchesOnly() || app.room.status === "lobby";
   renderChatNote();
 }
 
@@ -623,7 +628,7 @@ function renderChatNote() {
     els.chatForm.before(note);
   }
   // Pass-and-play: the line goes out from a player's seat, even during a computer's turn.
-  note.hidden = passAndPlay || !(app.room && app.seat === null);
+  note.hidden = !watchesOnly();
   note.textContent = t("chat.spectator_note");
 }
 
