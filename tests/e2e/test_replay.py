@@ -282,10 +282,16 @@ def test_the_final_scores_fit_a_phone(server: str, browser: Any, lang: str) -> N
     page.goto(f"{server}/replay/{game_id}")
     page.wait_for_selector('#replay-page[data-state="ready"]')
     page.keyboard.press("End")
-    # by locator, not a handle: the result banner is drawn again as the last frame settles
-    page.wait_for_selector("[data-testid=score-table]", state="visible")
-    box = page.locator("[data-testid=score-table]").bounding_box()
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    # measured in one evaluation, once it is laid out: the result banner is drawn again as
+    # the last frame settles, so a table found visible could be gone when measured next
+    edges = page.wait_for_function(
+        """() => {
+          const table = document.querySelector("[data-testid=score-table]");
+          const r = table ? table.getBoundingClientRect() : null;
+          return r && r.width > 0 ? [r.left, r.right] : null;
+        }"""
+    ).json_value()
+    assert edges[0] >= 0 and edges[1] <= 390, edges
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     ctx.close()
 
