@@ -33,7 +33,13 @@ MOUNT = """async ([variant, seat]) => {
   const Ui = { cards: mod.CardsUI, team: mod.TeamUI, master: mod.MasterUI }[variant]
     || mod.ClassicUI;
   const byId = (id) => document.getElementById(id);
-  document.getElementById("room-page").dataset.phase = "playing";
+  // The room's own socket is live: its presence message (coalesced, it may come after
+  // this) would show the lobby again, so the page stays in the game's phase.
+  const roomPage = document.getElementById("room-page");
+  roomPage.dataset.phase = "playing";
+  new MutationObserver(() => {
+    if (roomPage.dataset.phase !== "playing") roomPage.dataset.phase = "playing";
+  }).observe(roomPage, { attributes: true, attributeFilter: ["data-phase"] });
   window.__sent = [];
   window.__news = [];
   window.__ui = new Ui(
