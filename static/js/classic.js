@@ -249,6 +249,14 @@ export class ClassicUI extends GameUI {
     }
   }
 
+  /** What the turn's event lets its player do: said to them, or of them to the others
+   * (a page that told everyone "you may open your pile" read as an offer to each). */
+  eventWords(ev, turn) {
+    if (this.isMyTurn()) return t(`event.${ev.name}.desc`);
+    const actor = this.view.players.find((p) => p.seat === turn.seat);
+    return t(`event.${ev.name}.desc_other`, { name: shownName(actor ? actor.name : "?") });
+  }
+
   renderEvent(choices) {
     const v = this.view;
     const panel = this.els.event;
@@ -288,7 +296,7 @@ export class ClassicUI extends GameUI {
         h("div", {},
           h("div", { class: "event-kicker" }, t("event.title"), " — ", h("span", { class: ev.used ? "used" : "unused" }, t(ev.used ? "event.used" : "event.unused"))),
           h("strong", { class: "event-name" }, eventName(ev.name)),
-          h("div", { class: "event-desc" }, t(`event.${ev.name}.desc`)))),
+          h("div", { class: "event-desc" }, this.eventWords(ev, turn)))),
     );
     if (choices.swappable.size) {
       panel.append(h("p", { class: "help" }, t("game.swap_help")));

@@ -36,6 +36,14 @@ export function formatSeconds(seconds) {
   return hours ? `${hours}:${String(mins).padStart(2, "0")}:${secs}` : `${mins}:${secs}`;
 }
 
+/** A room's timer in words ("30 s a turn", "10 min + 10 s a turn"): one way, in the
+ * header before the game and in the clock's bar during it. */
+export function clockWords(clock) {
+  if (!clock) return "";
+  if (clock.kind === "fischer") return t("clock.fischer", { min: Math.round(clock.seconds / 60), inc: clock.increment });
+  return t("clock.turn", { time: clock.seconds >= 60 ? `${clock.seconds / 60} min` : `${clock.seconds} s` });
+}
+
 export class ClockView {
   /**
    * @param {HTMLElement} el where the clock is drawn
@@ -70,10 +78,7 @@ export class ClockView {
     const clock = this.clock;
     if (!clock) return;
     const left = this.left();
-    const kind = clock.kind === "fischer"
-      ? t("clock.fischer", { min: Math.round(clock.seconds / 60), inc: clock.increment })
-      : t("clock.turn", { time: formatSeconds(clock.seconds) });
-    const parts = [h("span", { class: "clock-kind" }, kind)];
+    const parts = [h("span", { class: "clock-kind" }, clockWords(clock))];
     if (clock.kind === "fischer" && Array.isArray(clock.remaining)) {
       clock.remaining.forEach((bank, seat) => {
         const running = seat === clock.seat && left !== null;

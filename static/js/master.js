@@ -35,11 +35,11 @@ function dieFace(value, cls = "") {
   return s;
 }
 
-/** The dragon die's face: arrows or a guardian. */
-function dragonFace(face) {
+/** The dragon die's face: a guardian, or arrows with the way the dragon now faces. */
+function dragonFace(face, facing) {
   const box = h("span", { class: "dragon-face", "data-face": face });
   if (face === "white" || face === "black") box.append(h("span", { class: `guardian-chip ${face}` }), " ", t(`master.guardian.${face}`));
-  else box.append(t("master.arrows", { n: face }));
+  else box.append(t("master.arrows", { n: face, dir: t(`dir.${facing}`) }));
   return box;
 }
 
@@ -48,6 +48,8 @@ export class MasterUI extends ClassicUI {
     super(els, ctx);
     /** @type {object[]} the events of the last action, for the dice strip */
     this.lastEvents = [];
+    /** @type {object|null} the dragon die's `threat` event while it is news (see setState) */
+    this.threat = null;
     // The hand lives in the controls card, beside the spare tile (the page's hand panel
     // shares the controls' grid area).
     if (els.hand) els.hand.hidden = true;
@@ -62,6 +64,12 @@ export class MasterUI extends ClassicUI {
 
   setState(msg, consecutive) {
     this.lastEvents = (msg.last && msg.last.events) || [];
+    // The corridors a die threatened stay drawn through the duel it started (the re-roll
+    // questions), so whoever is asked sees why; the next action of any other kind ends it.
+    const threat = this.lastEvents.find((ev) => ev.type === "threat");
+    const dueling = msg.view && msg.view.turn && msg.view.turn.phase === "reroll";
+    if (threat) this.threat = threat;
+    else if (!dueling || !consecutive) this.threat = null;
     super.setState(msg, consecutive);
   }
 
@@ -110,6 +118,15 @@ export class MasterUI extends ClassicUI {
     const layer = svg("g", { class: "master-pieces", "pointer-events": "none" });
     const [fx, fy] = cellXY(v.dragon.front);
     if (v.stage === "final") layer.append(svg("rect", { class: "dragon-front", x: fx - C / 2 + 3, y: fy - C / 2 + 3, width: C - 6, height: C - 6, rx: 12 }));
+    if (this.threat && this.threat.cells.length) {
+      const breath = svg("g", { class: "threat-cells", "data-testid": "threat-cells", "data-source": this.threat.source });
+      for (const cell of this.threat.cells) {
+        const [x, y] = cellXY(cell);
+        breath.append(svg("rect", { class: "threat-cell", x: x - C / 2 + 6, y: y - C / 2 + 6, width: C - 12, height: C - 12, rx: 10 }));
+      }
+      breath.append(svg("title", {}, t("master.threat_cells")));
+      layer.append(breath);
+    }
     const [lx, ly] = cellXY(v.lair);
     const lair = svg("g", { class: "lair", transform: `translate(${lx} ${ly})`, "data-testid": "lair", "data-facing": v.dragon.facing });
     lair.append(svg("rect", { class: "lair-base", x: -44, y: -44, width: 88, height: 88, rx: 18 }));
@@ -117,7 +134,7 @@ export class MasterUI extends ClassicUI {
     dragon.append(svg("path", { class: "dragon-body", d: "M 0 -40 L 22 -6 L 14 26 L 0 16 L -14 26 L -22 -6 Z" }));
     dragon.append(svg("circle", { class: "dragon-eye", cx: -7, cy: -16, r: 3.2 }));
     dragon.append(svg("circle", { class: "dragon-eye", cx: 7, cy: -16, r: 3.2 }));
-    lair.append(dragon, svg("title", {}, t("master.dragon_facing", { dir: v.dragon.facing })));
+    lair.append(dragon, svg("title", {}, t("master.dragon_facing", { dir: t(`dir.${v.dragon.facing}`) })));
     layer.append(lair);
     for (const tok of v.tokens) {
       const [x, y] = cellXY(tok.pos);
@@ -176,8 +193,8 @@ export class MasterUI extends ClassicUI {
     const dice = h("div", { class: "dice-strip", "data-testid": "dice" });
     for (const ev of this.lastEvents) {
       const who = shownName((v.players.find((p) => p.seat === ev.seat) || {}).name || "");
-      if (ev.type === "dragon_die") dice.append(h("div", { class: "roll" }, h("span", { class: "label" }, t("master.dragon_die")), dragonFace(ev.face)));
-      else if (ev.type === "threat") dice.append(h("div", { class: "roll" }, t("master.threat", { names: formatList(ev.duellists.map((s) => shownName(v.players[s].name))) || "—" })));
+      if (ev.type === "dragon_die") dice.append(h("div", { class: "roll" }, h("span", { class: "label" }, t("master.dragon_die")), dragonFace(ev.face, ev.facing)));
+      else if (ev.type === "threat") dice.append(h("div", { class: "roll", "data-testid": "threat" }, this.threatWords(ev)));
       else if (ev.type === "duel_roll") dice.append(h("div", { class: "roll" }, h("span", { class: "label" }, t("master.duel_roll", { name: who })), dieFace(ev.roll, ev.roll >= 4 ? "good" : "bad")));
       else if (ev.type === "final_roll") dice.append(h("div", { class: "roll" }, h("span", { class: "label" }, t("master.final_roll", { name: who, n: ev.index + 1 })), dieFace(ev.roll)));
       else if (ev.type === "lost") dice.append(h("div", { class: "roll bad" }, t("master.news.lost", { name: who, value: ev.value })));
@@ -210,6 +227,14 @@ export class MasterUI extends ClassicUI {
       panel.append(row);
     }
     panel.hidden = panel.childElementCount === 0;
+  }
+
+  /** Who the die threatened: the duellists, or the nearest who have nothing to lose. */
+  threatWords(ev) {
+    const names = (seats) => formatList(seats.map((s) => shownName(this.view.players[s].name)));
+    if (ev.duellists.length) return t("master.threat", { names: names(ev.duellists) });
+    if (ev.nearest && ev.nearest.length) return t("master.threat_safe", { names: names(ev.nearest) });
+    return t("master.threat_none");
   }
 
   /** The question of the decision on offer, with what it is worth. */

@@ -11,7 +11,7 @@ import { ClassicUI } from "./classic.js";
 import { MasterUI } from "./master.js";
 import { TeamUI } from "./team.js";
 import { byId, colorDot, flash, h, unflash } from "./dom.js";
-import { ClockView, setServerNow } from "./clock.js";
+import { ClockView, clockWords, setServerNow } from "./clock.js";
 import { FocusKeeper } from "./keyboard-focus.js";
 import { askNotifications, canAskNotifications, isMuted, setMuted, TurnNotifier } from "./notify.js";
 import { connMark, presenceNews } from "./presence.js";
@@ -360,13 +360,6 @@ function updateTitle(view) {
 
 // ---------------------------------------------------------------- during the game: seats, clock, away
 
-/** The room's timer in words, for the header (shown before and during the game). */
-function clockWords(clock) {
-  if (!clock) return "";
-  if (clock.kind === "fischer") return t("clock.fischer", { min: Math.round(clock.seconds / 60), inc: clock.increment });
-  return t("clock.turn", { time: clock.seconds >= 60 ? `${clock.seconds / 60} min` : `${clock.seconds} s` });
-}
-
 /** How long "Wait" for an away player holds before the choice is offered again. */
 const WAIT_MS = 45_000;
 
@@ -587,7 +580,12 @@ function renderOptions() {
   const dealt = app.room && app.room.status !== "lobby" && app.view && Array.isArray(app.view.players)
     ? new Set(app.view.players.map((p) => p.color))
     : null;
-  const words = app.room ? optionWords(variant, app.room.options, dealt) : [];
+  // A Team seat's spell left to chance is dealt with the game: its second spell tile.
+  const chance = {};
+  for (const p of dealt && app.view ? app.view.players : []) {
+    if (Array.isArray(p.spells) && p.spells.length > 1) chance[`spell_${p.color}`] = p.spells[1];
+  }
+  const words = app.room ? optionWords(variant, app.room.options, dealt, chance) : [];
   const list = byId("room-options");
   list.replaceChildren(...words.map((w) => h("li", { class: "chip", "data-option": w.key }, w.text)));
   list.hidden = words.length === 0;

@@ -196,6 +196,12 @@ export class TeamUI extends ClassicUI {
     if (!v) return;
     super.renderSpare();
     if (v.board.spare.symbol) this.els.spare.append(symbolMark(v.board.spare.symbol));
+    // Laying a tile turned up is done with its own buttons: turning the spare then would
+    // read as the way to do it.
+    if (v.turn && v.turn.phase === "orient" && this.isMyTurn()) {
+      this.els.rotateCw.disabled = true;
+      this.els.rotateCcw.disabled = true;
+    }
   }
 
   /** The status line: whose turn, moves left, spells used. */
@@ -355,11 +361,12 @@ export class TeamUI extends ClassicUI {
       };
       // Its state in words under its name (phones show no tooltips).
       const state = !mine ? "wait" : used.has(spell) ? "used" : usable ? "ready" : "unavailable";
+      const words = state === "unavailable" ? this.whyNot(spell, legal) : `team.spell_state.${state}`;
       row.append(h("button", {
         type: "button", class: `choice spell spell-${state}` + (usable ? " usable" : "") + (used.has(spell) ? " used" : "") + (this.mode === spell ? " aiming" : ""),
         "data-testid": `spell-${spell}`, "data-usable": usable ? "true" : "false", "data-state": state, disabled: !usable,
         title: t(`team.spell.${spell}.help`), on: { click: onClick },
-      }, h("span", { class: "spell-name" }, t(`spell.${spell}`)), h("small", { class: "spell-state" }, t(`team.spell_state.${state}`))));
+      }, h("span", { class: "spell-name" }, t(`spell.${spell}`)), h("small", { class: "spell-state" }, t(words))));
     }
     row.append(h("button", {
       type: "button", class: "choice end-turn", "data-testid": "end-turn", disabled: !has("end"),
@@ -384,6 +391,20 @@ export class TeamUI extends ClassicUI {
   }
 
   /** Every player's treasure board and spells (boards are public in this game). */
+  /**
+   * Why a spell of one's own, unused, is not on offer: the rule it meets here, so the
+   * player need not guess (the legal list says only that it is not). While that list is
+   * not the step's own (in flight, or the first Daedalus card to turn: no `end` in it),
+   * the words stay general.
+   */
+  whyNot(spell, legal) {
+    const turn = this.view.turn;
+    if (!legal.some((a) => a.type === "end")) return "team.spell_state.unavailable";
+    if (MOVE_SPELLS.has(spell) && turn.moves >= turn.moves_allowed) return "team.spell_state.no_move";
+    if (spell === "switch") return "team.spell_state.unavailable";
+    return `team.spell_state.${spell}`;
+  }
+
   renderPlayers() {
     const v = this.view;
     const list = this.els.players;

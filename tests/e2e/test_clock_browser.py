@@ -110,6 +110,9 @@ def test_a_clock_ticks_and_a_timeout_is_played(server: str, browser: Any) -> Non
     b.wait_for_timeout(2100)
     second = int(b.get_attribute("[data-testid=clock]", "data-left") or "0")
     assert 0 < second < first <= 30, (first, second)
+    # the timer is written one way, in the header and in the clock's bar alike
+    assert a.text_content("[data-testid=room-clock]") == "30 s a turn"
+    assert a.text_content("[data-testid=clock] .clock-kind") == "30 s a turn"
     shot(a, "clock-desktop")
     shot(b, "clock-phone")
     # Ann does nothing: after 30 s the server plays her turn, marked in the log.

@@ -241,10 +241,12 @@ def test_team_laying_the_turned_up_tile_is_no_spell(server: str, browser, size: 
     page = bench(browser, server, "team", size)
     feed(page, game, 0)
     assert page.text_content("[data-testid=spells-title]") == "Spells"
+    assert page.is_enabled("#rotate-cw")
     events = play(game, "d1")
     assert game.view(0)["turn"]["phase"] == "orient"
     feed(page, game, 0, {"seq": game.seq, "seat": 0, "action": {}, "events": events})
     assert page.text_content("[data-testid=spells-title]") == "Lay the tile"
+    assert page.is_disabled("#rotate-cw") and page.is_disabled("#rotate-ccw")
     # the turn's line says it too: on a phone the choices are below the board, off screen
     status = page.text_content("[data-testid=turn-status]") or ""
     assert status.startswith("Your turn: lay the tile turned up at d1"), status
@@ -353,3 +355,124 @@ def test_master_the_final_duel_says_its_running_total(server: str, browser) -> N
     prompt = page.text_content("[data-testid=decision-prompt]")
     assert prompt.startswith("Roll 2 of 3: 5, 11 in all (12 or more wins)."), prompt
     assert page.errors == []
+
+
+def feed_events(page: Any, game: Game, seat: int, seq: int, events: list[Any]) -> None:
+    """A state after an action applied straight to the engine's state (`act`), with its
+    events as the page gets them (`seq` counted by the test: `act` keeps no log)."""
+    last = {"seq": seq, "seat": seat, "action": {}, "events": events}
+    msg = {"type": "state", "seq": seq, "view": game.view(seat), "last": last}
+    page.evaluate(FEED, [msg, game.legal_actions(seat)])
+
+
+def test_master_the_threatened_corridors_are_drawn_through_the_duel(server: str, browser) -> None:
+    """The dragon die's threat (its `cells`) is drawn on the board while it is news: from
+    the die through the re-roll question it started, gone once the duel is over."""
+    from tests.rules.test_master_rules import Dice, act, c, duel_position
+
+    game = duel_position()
+    st = game.state
+    st.players[1].pos, st.players[1].treasures, st.players[1].hand = c("e1"), [4, 7], [2]
+    page = bench(browser, server, "master", "desktop")
+    feed(page, game, 1)
+    assert page.locator("[data-testid=threat-cells]").count() == 0
+    events = act(game, 0, "b1", Dice(5, 2))  # black guardian at f1; seat 1 rolls a 2
+    threat = next(e for e in events if e["type"] == "threat")
+    assert threat["duellists"] == [1] and game.state.turn.phase == "reroll"
+    feed_events(page, game, 1, 1, events)
+    page.wait_for_selector("[data-testid=do-accept]")
+    cells = page.locator("[data-testid=threat-cells] rect.threat-cell")
+    assert cells.count() == len(threat["cells"]) > 0
+    assert page.get_attribute("[data-testid=threat-cells]", "data-source") == "black"
+    assert page.text_content("[data-testid=threat]") == "Threatened: P1"
+    shot(page, "master-threat-desktop")
+    page.click("[data-testid=do-accept]")
+    assert page.evaluate("() => window.__sent") == [{"type": "accept"}]
+    events = act(game, 1, "accept")
+    assert {"type": "lost", "seat": 1, "value": 4, "reason": "duel"} in events
+    feed_events(page, game, 1, 2, events)
+    wait_for_js(page, "() => !document.querySelector('[data-testid=threat-cells]')")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "2 × ↻: the dragon turns to face south"),
+        ("fr", "2 × ↻ : le dragon se tourne vers le sud"),
+        ("de", "2 × ↻: der Drache dreht sich nach Süden"),
+    ],
+)
+def test_master_the_dragon_die_says_where_the_dragon_now_faces(
+    server: str, browser, lang: str, words: str
+) -> None:
+    from tests.rules.test_master_rules import Dice, act, take_position
+
+    game = take_position([])
+    game.state.facing = "N"
+    page = bench(browser, server, "master", "phone")
+    page.evaluate(f"async () => (await import('/static/js/i18n.js')).setLanguage('{lang}')")
+    feed(page, game, 0)
+    events = act(game, 0, "b1", Dice(1))
+    assert events[2]["facing"] == "S"
+    feed_events(page, game, 0, 1, events)
+    face = page.locator("[data-testid=dice] .dragon-face")
+    assert face.text_content() == words
+    threat = page.text_content("[data-testid=threat]")
+    assert (
+        threat
+        == {
+            "en": "Nobody is threatened",
+            "fr": "Personne n’est menacé",
+            "de": "Niemand ist bedroht",
+        }[lang]
+    ), threat
+    shot(page, f"master-arrows-phone-{lang}")
+    title = page.text_content("[data-testid=lair] > title")
+    assert title.endswith(words.split(" ")[-1]), title
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_team_a_spell_not_on_offer_says_why(server: str, browser) -> None:
+    """A spell of one's own, unused but not in the legal list, says which rule holds it
+    back here, where it said only "not possible now"."""
+    from tests.rules.test_team_rules import c, calm, new, play
+
+    game = new(2, spell_red="teleport")
+    state = calm(game)
+    state.players[0].pos = c("d2")  # walled in: no home corner on the way
+    page = bench(browser, server, "team", "desktop")
+    feed(page, game, 0)
+    teleport = "[data-testid=spell-teleport]"
+    page.wait_for_selector(f"{teleport}[data-state=unavailable]")
+    assert page.text_content(f"{teleport} .spell-state") == "no home corner in reach"
+    assert page.get_attribute("[data-testid=spell-push]", "data-state") == "ready"
+    events = play(game, "d2")  # the turn's one move, spent staying put
+    feed(page, game, 0, {"seq": game.seq, "seat": 0, "action": {}, "events": events})
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=spell-teleport] .spell-state')"
+        ".textContent === 'no move left'"
+    )
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_classic_the_turns_event_is_told_of_its_player_to_the_others(server: str, browser) -> None:
+    """The event panel speaks to the player whose turn it is and of them to everyone else:
+    "you may open your pile" on Bob's page, while Ann plays, read as Bob's to do."""
+    page = bench(browser, server, "classic", "phone")
+    game = Game.new("classic", ["Ann", "Bob"], "e2e-exchange", {"events": True, **V2})
+    arm_event(game, "exchange", "Sf")
+    game.apply(0, {"type": "push", "side": "S", "index": 5, "rotation": 0})
+    feed(page, game, 1)
+    page.wait_for_selector("[data-testid=event-panel][data-event=exchange]")
+    desc = page.text_content("[data-testid=event-panel] .event-desc")
+    assert (
+        desc
+        == "Ann may open their pile: then any of its cards goes on top, and the rest is reshuffled."
+    )
+    assert page.locator("[data-testid=open-pile]").count() == 0
+    feed(page, game, 0)
+    page.wait_for_selector("[data-testid=open-pile]")
+    desc = page.text_content("[data-testid=event-panel] .event-desc")
+    assert desc.startswith("You may open your pile"), desc
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -202,13 +202,18 @@ def test_a_dealt_team_game_names_only_the_spells_of_its_colours(server: str, bro
     assert {"spell_red", "spell_yellow", "spell_green", "spell_blue"} <= before
     http_json("POST", f"{server}/api/rooms/{room['code']}/start", {}, room["host_token"])
     page.wait_for_selector("[data-testid=board]")
-    colours = page.evaluate(
-        "async (code) => (await (await fetch('/api/rooms/' + code + '/view')).json())"
-        ".view.players.map((p) => p.color)",
+    players = page.evaluate(
+        "async (code) => (await (await fetch('/api/rooms/' + code + '/view')).json()).view.players",
         room["code"],
     )
+    colours = [p["color"] for p in players]
     shown = set(page.eval_on_selector_all(chips, "(els) => els.map((e) => e.dataset.option)"))
     assert shown == {"mode"} | {f"spell_{c}" for c in colours} and len(colours) == 2, shown
+    # each spell left to chance says what it became, not "dealt at random" to the end
+    for p in players:
+        spell = p["spells"][1]
+        words = page.text_content(f"{chips}[data-option=spell_{p['color']}]")
+        assert words.endswith(f": {spell.title()} (dealt at random)"), words
     page.close()
 
 
@@ -246,4 +251,34 @@ def test_a_waiting_room_says_who_is_not_here(server: str, browser) -> None:
     assert page.locator("[data-testid=seat-3] .dot-green").count() == 1
     http_json("POST", f"{server}/api/rooms/{made['code']}/start", {}, made["host_token"])
     page.wait_for_selector("[data-testid=player-2] .dot-blue")
+    ctx.close()
+
+
+def test_a_long_name_keeps_its_line_in_the_seat_list_on_a_phone(server: str, browser) -> None:
+    """A 32-character name beside a host's badge and button was squeezed into pieces of
+    three to five letters (a row 400 px tall): the row now wraps, the name beside its
+    colour and broken only between its words."""
+    name = "Maximilian-Alexander Schwarzeneg"
+    made = http_json("POST", server + "/api/rooms", {"variant": "classic", "name": name})
+    ctx = browser.new_context(**PHONE)
+    ctx.add_init_script(
+        f"localStorage.setItem('labyrinth:token:{made['code']}', '{made['token']}')"
+    )
+    page = ctx.new_page()
+    page.goto(server + made["url"])
+    page.wait_for_selector("[data-testid=seat-0].mine .badge")
+    boxes = page.evaluate(
+        """() => {
+          const seat = document.querySelector('[data-testid=seat-0]');
+          const box = (el) => el.getBoundingClientRect();
+          const name = box(seat.querySelector('.seat-name'));
+          const dot = box(seat.querySelector('.dot'));
+          const line = parseFloat(getComputedStyle(seat.querySelector('.seat-name')).lineHeight);
+          return { name: [name.top, name.bottom, name.width], dot: [dot.top, dot.bottom], line };
+        }"""
+    )
+    top, bottom, width = boxes["name"]
+    assert bottom - top <= 2.5 * boxes["line"], boxes  # two lines at most: no pieces
+    assert width > 200, boxes
+    assert top <= boxes["dot"][0] and boxes["dot"][1] <= bottom, boxes  # beside its colour
     ctx.close()
