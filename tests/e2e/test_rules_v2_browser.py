@@ -230,7 +230,7 @@ def test_team_laying_the_turned_up_tile_is_no_spell(server: str, browser, size: 
     """A step onto a face-down tile turns it up, and the player lays it before anything
     else: the spells' box then holds the ways to lay it, under its own title, not under
     "Spells" as if laying it spent one."""
-    from tests.rules.test_team_rules import calm, carve, face_down, new, place, play
+    from tests.rules.team_helpers import calm, carve, face_down, new, place, play
 
     game = new(2)
     state = calm(game)
@@ -315,7 +315,7 @@ def test_master_the_coin_question_is_asked_even_without_the_card(server: str, br
     """The coin question comes to whoever holds a card of the token's half, so that it
     tells nobody which values they hold; the page answered it by itself at once when the
     card was not there, which told the others exactly that (and the player nothing)."""
-    from tests.rules.test_master_rules import act, take_position
+    from tests.rules.master_helpers import act, take_position
 
     game = take_position([5, 9])  # a card of the half 1-6, not the 3 taken
     page = bench(browser, server, "master", "phone")
@@ -344,7 +344,7 @@ def test_master_the_coin_question_is_asked_even_without_the_card(server: str, br
 
 
 def test_master_the_final_duel_says_its_running_total(server: str, browser) -> None:
-    from tests.rules.test_master_rules import Dice, act, final_position
+    from tests.rules.master_helpers import Dice, act, final_position
 
     game = final_position([1, 4])
     act(game, 0, "d3")
@@ -368,7 +368,7 @@ def feed_events(page: Any, game: Game, seat: int, seq: int, events: list[Any]) -
 def test_master_the_threatened_corridors_are_drawn_through_the_duel(server: str, browser) -> None:
     """The dragon die's threat (its `cells`) is drawn on the board while it is news: from
     the die through the re-roll question it started, gone once the duel is over."""
-    from tests.rules.test_master_rules import Dice, act, c, duel_position
+    from tests.rules.master_helpers import Dice, act, c, duel_position
 
     game = duel_position()
     st = game.state
@@ -406,7 +406,7 @@ def test_master_the_threatened_corridors_are_drawn_through_the_duel(server: str,
 def test_master_the_dragon_die_says_where_the_dragon_now_faces(
     server: str, browser, lang: str, words: str
 ) -> None:
-    from tests.rules.test_master_rules import Dice, act, take_position
+    from tests.rules.master_helpers import Dice, act, take_position
 
     game = take_position([])
     game.state.facing = "N"
@@ -436,7 +436,7 @@ def test_master_the_dragon_die_says_where_the_dragon_now_faces(
 def test_team_a_spell_not_on_offer_says_why(server: str, browser) -> None:
     """A spell of one's own, unused but not in the legal list, says which rule holds it
     back here, where it said only "not possible now"."""
-    from tests.rules.test_team_rules import c, calm, new, play
+    from tests.rules.team_helpers import c, calm, new, play
 
     game = new(2, spell_red="teleport")
     state = calm(game)

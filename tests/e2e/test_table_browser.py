@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -217,17 +218,24 @@ def test_a_dealt_team_game_names_only_the_spells_of_its_colours(server: str, bro
     page.close()
 
 
-def test_a_waiting_room_says_who_is_not_here(server: str, browser) -> None:
-    """Before the start, a seat whose page is closed is "not here", not "reconnecting…"
-    (nothing is waiting to reconnect to a game); the options are said once, in the header."""
-    made = http_json("POST", server + "/api/rooms", {"variant": "classic", "name": "Ann"})
-    bob = http_json("POST", f"{server}/api/rooms/{made['code']}/join", {"name": "Bob"})
+def seated_phone(browser: Any, server: str, made: dict[str, Any]) -> Any:
+    """The room page of the seat `made` (a create's answer) on a phone."""
     ctx = browser.new_context(**PHONE)
     ctx.add_init_script(
         f"localStorage.setItem('labyrinth:token:{made['code']}', '{made['token']}')"
     )
     page = ctx.new_page()
     page.goto(server + made["url"])
+    return page
+
+
+def test_a_waiting_room_says_who_is_not_here(server: str, browser) -> None:
+    """Before the start, a seat whose page is closed is "not here", not "reconnecting…"
+    (nothing is waiting to reconnect to a game); the options are said once, in the header."""
+    made = http_json("POST", server + "/api/rooms", {"variant": "classic", "name": "Ann"})
+    bob = http_json("POST", f"{server}/api/rooms/{made['code']}/join", {"name": "Bob"})
+    page = seated_phone(browser, server, made)
+    ctx = page.context
     page.wait_for_selector("[data-testid=seat-0].mine[data-connected='1']")
     assert page.text_content("[data-testid=seat-1] .conn-word") == "not here"
     assert "Event variant" in page.text_content("[data-testid=room-options]")
@@ -260,12 +268,7 @@ def test_a_long_name_keeps_its_line_in_the_seat_list_on_a_phone(server: str, bro
     colour and broken only between its words."""
     name = "Maximilian-Alexander Schwarzeneg"
     made = http_json("POST", server + "/api/rooms", {"variant": "classic", "name": name})
-    ctx = browser.new_context(**PHONE)
-    ctx.add_init_script(
-        f"localStorage.setItem('labyrinth:token:{made['code']}', '{made['token']}')"
-    )
-    page = ctx.new_page()
-    page.goto(server + made["url"])
+    page = seated_phone(browser, server, made)
     page.wait_for_selector("[data-testid=seat-0].mine .badge")
     boxes = page.evaluate(
         """() => {
@@ -281,4 +284,4 @@ def test_a_long_name_keeps_its_line_in_the_seat_list_on_a_phone(server: str, bro
     assert bottom - top <= 2.5 * boxes["line"], boxes  # two lines at most: no pieces
     assert width > 200, boxes
     assert top <= boxes["dot"][0] and boxes["dot"][1] <= bottom, boxes  # beside its colour
-    ctx.close()
+    page.context.close()

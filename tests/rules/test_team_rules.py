@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from app.rules import Game, IllegalAction, InvalidOptions
-from app.rules.board import FIXED_CELLS, Slot, open_str, parse_cell, parse_open
+from app.rules.board import Slot, open_str
 from app.rules.team import (
     CATALOGUE,
     DAEDALUS_CARDS,
@@ -23,65 +23,13 @@ from app.rules.team import (
     Turn,
     parse_action,
 )
-from tests.rules.helpers import make_spare, put_tile
+from tests.rules.helpers import make_spare
+from tests.rules.team_helpers import c, calm, carve, face_down, new, place, play, st
 
 JSON = dict[str, Any]
 PUSH_NB, PUSH_SB, PUSH_E2 = 0, 4, 2
 FLIP_BAT_SUN, FLIP_OWL_SCARAB = 8, 16
 TELE_RED_YELLOW_TO_GREEN, TELE_GREEN_BLUE_TO_RED = 18, 23
-
-
-def new(players: int = 2, mode: str = "standard", seed: str = "team-test", **opts: str) -> Game:
-    return Game.new("team", [f"P{i}" for i in range(players)], seed, {"mode": mode, **opts})
-
-
-def st(game: Game) -> TeamState:
-    return game.state
-
-
-def c(name: str) -> int:
-    return parse_cell(name)
-
-
-def calm(game: Game, seat: int = 0, spells: tuple[str, ...] | None = None) -> TeamState:
-    """A fresh turn for `seat`: nothing face down, pawns home, every movable tile walled."""
-    state = st(game)
-    state.turn = Turn(seat)
-    state.down.clear()
-    for player in state.players:
-        player.pos = player.home
-    if spells is not None:
-        state.players[seat].spells = spells
-    board = state.board
-    for cell in range(49):
-        if cell not in FIXED_CELLS:
-            board.opens[cell] = 0
-    board.refresh()
-    return state
-
-
-def carve(state: TeamState, **cells: str) -> None:
-    """Set the openings of cells by name (shapes are not checked: paths only)."""
-    for name, opens in cells.items():
-        state.board.opens[c(name)] = parse_open(opens) if opens else 0
-    state.board.refresh()
-
-
-def place(state: TeamState, name: str, at: str, opens: str) -> None:
-    """Put the tile showing treasure or symbol `name` at cell `at` with `opens`."""
-    put_tile(state.board, TILE_NAMED[name], c(at), parse_open(opens))
-
-
-def face_down(state: TeamState, *names: str) -> None:
-    for name in names:
-        state.down.add(state.board.tiles[c(name)])
-
-
-def play(game: Game, *notations: str) -> list[JSON]:
-    events: list[JSON] = []
-    for text in notations:
-        events += game.apply(game.to_move, parse_action(text).to_dict())
-    return events
 
 
 def refused(game: Game, text: str) -> str:
