@@ -50,6 +50,8 @@ export class MasterUI extends ClassicUI {
     this.lastEvents = [];
     /** @type {object|null} the dragon die's `threat` event while it is news (see setState) */
     this.threat = null;
+    /** @type {object|null} the view whose question the page last brought into sight */
+    this.asked = null;
     // The hand lives in the controls card, beside the spare tile (the page's hand panel
     // shares the controls' grid area).
     if (els.hand) els.hand.hidden = true;
@@ -191,8 +193,16 @@ export class MasterUI extends ClassicUI {
     const panel = this.els.event;
     panel.replaceChildren();
     const dice = h("div", { class: "dice-strip", "data-testid": "dice" });
+    const duelOver = this.lastEvents.some((ev) => ev.type === "final_duel");
     for (const ev of this.lastEvents) {
       const who = shownName((v.players.find((p) => p.seat === ev.seat) || {}).name || "");
+      // The duel's end shows its three dice together (below): its last roll is one of them.
+      if (ev.type === "final_roll" && duelOver) continue;
+      if (ev.type === "final_duel" && Array.isArray(ev.rolls)) {
+        const rolls = h("div", { class: "final-rolls", "data-testid": "final-rolls" }, h("span", { class: "label" }, t("master.final_duel")));
+        for (const r of ev.rolls) rolls.append(dieFace(r));
+        dice.append(rolls);
+      }
       if (ev.type === "dragon_die") dice.append(h("div", { class: "roll" }, h("span", { class: "label" }, t("master.dragon_die")), dragonFace(ev.face, ev.facing)));
       else if (ev.type === "threat") dice.append(h("div", { class: "roll", "data-testid": "threat" }, this.threatWords(ev)));
       else if (ev.type === "duel_roll") dice.append(h("div", { class: "roll" }, h("span", { class: "label" }, t("master.duel_roll", { name: who })), dieFace(ev.roll, ev.roll >= 4 ? "good" : "bad")));
@@ -227,6 +237,23 @@ export class MasterUI extends ClassicUI {
       panel.append(row);
     }
     panel.hidden = panel.childElementCount === 0;
+    if (decisions.length) this.bringIntoView(panel);
+  }
+
+  /**
+   * On a phone the question comes after the board, its buttons below the screen's edge
+   * ("Duel lost: re-roll?" at the top, nothing to press in sight): the page goes down to
+   * it, once per question (per state: not again when the player scrolls back up).
+   */
+  bringIntoView(panel) {
+    if (this.asked === this.view) return;
+    this.asked = this.view;
+    if (!window.matchMedia || !window.matchMedia("(max-width: 759px)").matches) return;
+    requestAnimationFrame(() => {
+      if (panel.hidden || panel.getBoundingClientRect().bottom <= window.innerHeight) return;
+      const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      panel.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+    });
   }
 
   /** Who the die threatened: the duellists, or the nearest who have nothing to lose. */

@@ -74,7 +74,7 @@ const TEXT = {
     "ev.turn": "{name}'s turn",
     "ev.turn_bonus": "{name} plays a bonus turn",
     "ev.won": "{name} wins",
-    "ev.winners": "Winner: {names}",
+    "ev.winners": "game over, winner: {names}",
     "ev.took_value": "{name} took treasure {value}",
     "ev.second_phase": "second phase: treasures 7-12 enter the maze",
     "ev.coin": "{name} played card {card} for a coin",
@@ -171,7 +171,7 @@ const TEXT = {
     "ev.turn": "à {name} de jouer",
     "ev.turn_bonus": "{name} joue un tour bonus",
     "ev.won": "{name} gagne",
-    "ev.winners": "Gagnant : {names}",
+    "ev.winners": "fin de partie, gagnant : {names}",
     "ev.took_value": "{name} a pris le trésor {value}",
     "ev.second_phase": "seconde phase : les trésors 7 à 12 entrent dans le labyrinthe",
     "ev.coin": "{name} a joué la carte {card} pour une pièce",
@@ -268,7 +268,7 @@ const TEXT = {
     "ev.turn": "{name} ist am Zug",
     "ev.turn_bonus": "{name} spielt einen Bonuszug",
     "ev.won": "{name} gewinnt",
-    "ev.winners": "Sieg: {names}",
+    "ev.winners": "Spielende, Sieg: {names}",
     "ev.took_value": "{name} nahm Schatz {value}",
     "ev.second_phase": "zweite Phase: die Schätze 7-12 kommen ins Labyrinth",
     "ev.coin": "{name} spielte Karte {card} für eine Münze",
@@ -484,7 +484,11 @@ export function eventWords(ev, ctx = {}) {
       return t("ev.team_lost");
     case "challenge": return t("ev.challenge", { name });
     case "final_roll": return t("ev.final_roll", { name, roll: ev.roll, n: ev.index + 1 });
-    case "final_duel": return t(ev.won ? "ev.final_won" : "ev.final_lost", { name, total: ev.total });
+    case "final_duel": {
+      // the three dice, not their sum alone: how the duel was won or lost ("6 + 5 + 3 = 14")
+      const total = Array.isArray(ev.rolls) && ev.rolls.length ? `${ev.rolls.join(" + ")} = ${ev.total}` : ev.total;
+      return t(ev.won ? "ev.final_won" : "ev.final_lost", { name, total });
+    }
     case "double_turn": return t("ev.double_turn", { name, card: ev.card });
     case "rotated": return t("ev.rotated", { name, cell: cellOf(ev.at) });
     case "switched": return t("ev.switched", { name, a: cellOf(ev.cells[0]), b: cellOf(ev.cells[1]) });

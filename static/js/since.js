@@ -23,6 +23,8 @@ addTranslations({
     "since.turn_title": "Since your last turn:",
     "since.then": ", then ",
     "since.turn_mark": "since your last turn",
+    "since.earlier": "{n} earlier moves are in the move list.",
+    "since.earlier.one": "{n} earlier move is in the move list.",
   },
   fr: {
     "since.title": "Pendant votre absence :",
@@ -37,6 +39,8 @@ addTranslations({
     "since.turn_title": "Depuis votre dernier tour :",
     "since.then": ", puis ",
     "since.turn_mark": "depuis votre dernier tour",
+    "since.earlier": "{n} coups précédents sont dans la liste des coups.",
+    "since.earlier.one": "{n} coup précédent est dans la liste des coups.",
   },
   de: {
     "since.title": "Während du weg warst:",
@@ -51,6 +55,8 @@ addTranslations({
     "since.turn_title": "Seit deinem letzten Zug:",
     "since.then": ", dann ",
     "since.turn_mark": "seit deinem letzten Zug",
+    "since.earlier": "{n} frühere Schritte stehen in der Liste der Schritte.",
+    "since.earlier.one": "{n} früherer Schritt steht in der Liste der Schritte.",
   },
 });
 
@@ -98,15 +104,17 @@ export function saveSeen(code, gameId, seq) {
   }
 }
 
-/** At most this many moves of the others, the latest, in a pass-and-play turn's summary. */
-const MAX_MOVES = 8;
+/** At most this many turns of the others, the latest, each whole, in a pass-and-play
+ * turn's summary: a round of five others, with a turn to spare. (Counted in moves, a
+ * round of Master, whose turns take two to five, lost whole turns and began mid-turn.) */
+const MAX_TURNS = 6;
 
 /**
  * What the others did since a seat's person last held a shared device (pass-and-play):
  * each turn in the log's words, by name ("Bob pushed row 4 from the left, then moved to
- * c3 · found the bat"), or null when nobody else moved. The moves are few (a turn or two
- * of each other seat), so each is said, not counted; the move list is far down a phone's
- * page, and the device was in other hands meanwhile.
+ * c3 · found the bat"), or null when nobody else moved. The turns are few (about a round),
+ * so each move is said, not counted; the move list is far down a phone's page, and the
+ * device was in other hands meanwhile. Earlier turns than `MAX_TURNS` are counted only.
  * @param {{seq: number, seat: number|null, notation: string, events?: object[]}[]} log
  * @param {number} seen the last seq shown to `seat`
  * @param {number} seat the seat whose person now holds the device
@@ -119,13 +127,18 @@ export function turnSummary(log, seen, seat, ctx) {
   // one line per turn: a player's moves in a row read as one sentence ("Bob pushed row 4
   // from the left, then moved to c3"), which keeps the banner short on a phone
   const turns = [];
-  for (const e of others.slice(-MAX_MOVES)) {
-    const words = entryWords(e.notation, { variant: ctx.variant, names: ctx.names, seat: e.seat, events: e.events || [] });
+  for (const e of others) {
     const last = turns[turns.length - 1];
-    if (last && last.seat === e.seat) last.words.push(words);
-    else turns.push({ seat: e.seat, words: [words] });
+    if (last && last.seat === e.seat) last.moves.push(e);
+    else turns.push({ seat: e.seat, moves: [e] });
   }
-  const lines = turns.map(({ seat, words }) => `${ctx.names(seat)} ${words.join(t("since.then"))}.`);
+  const shown = turns.slice(-MAX_TURNS);
+  const words = (e) => entryWords(e.notation, { variant: ctx.variant, names: ctx.names, seat: e.seat, events: e.events || [] });
+  const lines = shown.map(({ seat, moves }) => `${ctx.names(seat)} ${moves.map(words).join(t("since.then"))}.`);
+  // Turns left out are said to be, and where they are: a summary that began mid-round
+  // read as the whole of it.
+  const dropped = others.length - shown.reduce((n, turn) => n + turn.moves.length, 0);
+  if (dropped) lines.unshift(t("since.earlier", { n: dropped }));
   return { moves: others.length, lines };
 }
 

@@ -173,7 +173,9 @@ export class TeamUI extends ClassicUI {
         if (tile.face_down) {
           cell.append(rubble());
           cell.dataset.faceDown = "true";
-          if (tile.symbol || tile.treasure) cell.classList.add("revealed-back");
+          // A finished game's view shows each tile's face (its openings, whatever it
+          // carries): the back goes see-through over every one, a plain corridor too.
+          if (tile.open !== undefined) cell.classList.add("revealed-back");
         }
         if (tile.symbol) cell.append(symbolMark(tile.symbol));
         if (v.turn && v.turn.orient_at && v.turn.orient_at[0] === r && v.turn.orient_at[1] === c) cell.classList.add("orienting");

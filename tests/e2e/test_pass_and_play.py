@@ -772,3 +772,34 @@ def test_a_game_for_fewer_players_sets_names_aside_not_away(server: str, browser
     assert page.locator("[data-testid=local-aside]").is_hidden()
     assert errors == []
     page.context.close()
+
+
+def test_the_turn_summary_tells_whole_turns_and_says_what_it_leaves_out(
+    server: str, browser: Any
+) -> None:
+    """Counted in moves (8), a round of Master (2-5 moves a turn) lost whole turns and
+    began in the middle of one, without a word: the summary now keeps the latest turns
+    whole, and says how many earlier moves it leaves to the move list."""
+    page = browser.new_page()
+    page.goto(server + "/")
+    log: list[dict[str, Any]] = []
+    for turn in range(9):  # seats 1, 2, 3, 0, 1, 2, 3, 0, 1: 7 turns of the others
+        seat = (turn + 1) % 4
+        for notation in ("W2+1", "a1", "b1"):
+            log.append({"seq": len(log) + 1, "seat": seat, "notation": notation, "events": []})
+    summary = page.evaluate(
+        """async (log) => {
+          const { turnSummary } = await import('/static/js/since.js');
+          return turnSummary(log, 0, 0, { names: (s) => ['Ann', 'Bob', 'Cid', 'Dee'][s] });
+        }""",
+        log,
+    )
+    lines = summary["lines"]
+    assert summary["moves"] == 21, summary
+    assert lines[0] == "3 earlier moves are in the move list.", lines
+    assert len(lines) == 7, lines  # the note, then the latest 6 turns of the others
+    for line in lines[1:]:
+        assert line.split(" ", 1)[1].startswith("pushed row 2 from the left"), line
+        assert line.count(", then ") == 2, line  # each turn whole: push, move, move
+    assert [line.split(" ")[0] for line in lines[1:]] == ["Cid", "Dee", "Bob", "Cid", "Dee", "Bob"]
+    page.close()

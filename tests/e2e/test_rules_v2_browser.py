@@ -476,3 +476,86 @@ def test_classic_the_turns_event_is_told_of_its_player_to_the_others(server: str
     desc = page.text_content("[data-testid=event-panel] .event-desc")
     assert desc.startswith("You may open your pile"), desc
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_team_the_end_shows_every_face_down_tile_through_its_back(server: str, browser) -> None:
+    """The finished game's view gives each face-down tile its face: the back goes
+    see-through over every one, where a plain corridor (no treasure, no symbol) kept it."""
+    from tests.rules.team_helpers import c, calm, face_down, new, place, play
+
+    game = new(2)
+    state = calm(game)
+    place(state, "bat", "d1", "NES")
+    plain = next(  # a movable tile with neither treasure nor symbol
+        name
+        for name in ("b2", "c2", "d2", "e2", "f2", "b4", "c4", "d4")
+        if not game.view(0)["board"]["tiles"][c(name) // 7][c(name) % 7]["treasure"]
+        and not game.view(0)["board"]["tiles"][c(name) // 7][c(name) % 7]["symbol"]
+    )
+    face_down(state, "d1", plain)
+    state.daedalus_deck = []
+    play(game, "end")
+    assert game.result is not None
+    page = bench(browser, server, "team", "desktop")
+    feed(page, game, 0)
+    row, col = c(plain) // 7, c(plain) % 7
+    cell = page.locator(f"[data-testid=board] [data-cell='{row},{col}']")
+    assert cell.get_attribute("data-face-down") == "true"
+    assert "revealed-back" in (cell.get_attribute("class") or "")
+    assert "revealed-back" in (page.get_attribute("[data-cell='0,3']", "class") or "")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_master_the_final_duels_end_shows_its_three_dice(server: str, browser) -> None:
+    """At the end the panel kept only the last roll and the log only the sum: how the
+    dragon was beaten was nowhere. Both now show the three dice."""
+    from tests.rules.master_helpers import Dice, act, final_position
+
+    game = final_position([1, 4])
+    act(game, 0, "d3")
+    act(game, 0, "challenge", Dice(6))
+    act(game, 0, "accept", Dice(5))
+    act(game, 0, "accept", Dice(4))
+    events = act(game, 0, "accept")
+    duel = next(e for e in events if e["type"] == "final_duel")
+    assert duel["rolls"] == [6, 5, 4] and duel["won"] is True
+    page = bench(browser, server, "master", "phone")
+    feed_events(page, game, 0, 1, events)
+    dice = page.locator("[data-testid=final-rolls] svg.die")
+    assert [dice.nth(i).get_attribute("aria-label") for i in range(dice.count())] == ["6", "5", "4"]
+    shot(page, "master-final-phone")
+    words = page.evaluate(
+        """async (events) => (await import('/static/js/movelog.js')).entryWords(
+             'accept', { variant: 'master', events, seat: 0, names: (s) => ['Ann', 'Bob'][s] })""",
+        events,
+    )
+    assert "beat the dragon (6 + 5 + 4 = 15)" in words, words
+    assert words.endswith("game over, winner: Ann"), words
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_master_a_question_below_the_board_comes_into_sight_on_a_phone(
+    server: str, browser
+) -> None:
+    """On a phone the re-roll question's buttons lay below the screen's edge, with only
+    "Duel lost: re-roll?" at the top to say there was anything to answer."""
+    from tests.rules.master_helpers import Dice, act, c, duel_position
+
+    game = duel_position()
+    st = game.state
+    st.players[1].pos, st.players[1].treasures, st.players[1].hand = c("e1"), [4, 7], [2, 3]
+    page = bench(browser, server, "master", "phone")
+    feed(page, game, 1)
+    assert page.evaluate("() => window.scrollY") == 0
+    events = act(game, 0, "b1", Dice(5, 2))
+    feed_events(page, game, 1, 1, events)
+    page.wait_for_selector("[data-testid=do-accept]")
+    page.wait_for_function(
+        """() => {
+          const box = document.querySelector('[data-testid=do-accept]').getBoundingClientRect();
+          return box.top >= 0 && box.bottom <= window.innerHeight;
+        }"""
+    )
+    assert page.evaluate("() => window.scrollY") > 0
+    shot(page, "master-question-phone")
+    assert page.errors == []  # type: ignore[attr-defined]
