@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 from anyio import to_thread
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 
 from app.replays import VERSION
 from app.rooms.errors import RoomError
@@ -88,6 +88,13 @@ async def replay_page(request: Request, game_id: str) -> HTMLResponse:
         # `v`: a browser's cached body (an hour) is not reused by a client of other code
         replay_url=f"/api/games/{quote(game.id)}/replay?frames=patches&v={VERSION[:16]}",
     )
+
+
+@router.get("/rules", response_model=None)
+async def rules_index() -> RedirectResponse:
+    """`/rules` typed by hand: the family's first game, whose page the header's menu leads
+    on from (there was a 404 here, and no page lists the rules alone)."""
+    return RedirectResponse("/rules/classic", status_code=307)
 
 
 @router.get("/rules/{variant}")

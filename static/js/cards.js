@@ -586,6 +586,7 @@ export class CardsUI extends GameUI {
     const v = this.view;
     const panel = this.els.hand;
     panel.replaceChildren();
+    panel.hidden = false;
     const me = this.me();
     this.renderZoom();
     if (!me || v.status !== "playing") {
@@ -593,6 +594,12 @@ export class CardsUI extends GameUI {
       // telling the watcher they are secret; a player's own hand, with nothing left to
       // place or turn, is one of them.
       const shown = v.players.filter((p) => Array.isArray(p.hand));
+      // The game ends when no hand holds a card: a row per player saying so, between the
+      // board and the scores on a phone, said nothing.
+      if (v.status === "finished" && shown.length && shown.every((p) => !p.hand.length)) {
+        panel.hidden = true;
+        return;
+      }
       if (!shown.length) panel.append(h("p", { class: "muted" }, t(this.ctx.sharedDevice ? "cards.shared" : "cards.spectator")));
       else panel.append(h("h2", {}, t("cards.hands")));
       for (const p of shown) {

@@ -475,6 +475,8 @@ async function openDeviceLink() {
   try {
     const res = await api.deviceLink(code, app.token);
     els.deviceLink.value = res.url;
+    deviceTtl = res.expires_in;
+    renderDeviceHelp();
     // The QR code is made by the server (an SVG of one path): parsed, never run.
     const svg = new DOMParser().parseFromString(res.qr_svg, "image/svg+xml").documentElement;
     svg.setAttribute("role", "img");
@@ -490,6 +492,16 @@ async function openDeviceLink() {
   }
 }
 
+/** How long the last device link works (the server's `DEVICE_LINK_TTL`), in seconds. */
+let deviceTtl = 600;
+
+/** The device link's help, with its life as the server gave it (it said "10 minutes"
+ * whatever the server's setting). */
+function renderDeviceHelp() {
+  const time = deviceTtl % 60 === 0 ? t("device.minutes", { n: deviceTtl / 60 }) : t("device.seconds", { n: deviceTtl });
+  byId("device-help").textContent = t("device.help", { time });
+}
+
 /** A device link opened here: spend its key (in the fragment, never sent in a URL). */
 async function claimFromLink() {
   const match = /(?:^#|&)transfer=([^&]+)/.exec(location.hash);
@@ -503,6 +515,12 @@ async function claimFromLink() {
     showNews(t("device.claimed"));
   } catch (err) {
     showError(err instanceof ApiError ? errorText(err.code, err.message) : t("error.network"));
+    // The page goes on as a spectator's: said where it stays, with the way to a new link
+    // (the toast's few seconds, and the key gone from the address, left only a watcher).
+    if (err instanceof ApiError && err.code === "bad_transfer") {
+      els.seatNotice.textContent = t("device.claim_failed");
+      els.seatNotice.hidden = false;
+    }
   }
 }
 
@@ -917,6 +935,8 @@ function setupPassAndPlay() {
   };
   render();
   onLanguageChange(render);
+  onLanguageChange(renderDeviceHelp);
+  renderDeviceHelp();
   // One of the device's seats went (left, moved to another device): the others play on.
   socket.addEventListener("dropped", (ev) => {
     const { name, why } = ev.detail;

@@ -67,6 +67,8 @@ def test_a_second_device_takes_the_seat_by_its_link(server: str, browser: Any) -
     link = a.input_value("[data-testid=device-link]")
     assert "#transfer=" in link and link.startswith(url)
     assert a.locator("[data-testid=device-qr] svg path").count() == 1
+    # the link's life as the server set it (DEVICE_LINK_TTL, 600 s by default)
+    assert a.text_content("[data-testid=device-help]").endswith("it works once, for 10 minutes.")
     shot(a, "device-link-desktop")
 
     phone = browser.new_context(
@@ -90,6 +92,28 @@ def test_a_second_device_takes_the_seat_by_its_link(server: str, browser: Any) -
     push_and_move(p, cell="first")
     b.wait_for_selector("[data-testid=move-log][data-count='2']")
     shot(p, "device-claimed-phone")
+    # the same link again: used, it says so where it stays, and how to get a new one
+    other = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    again = other.new_page()
+    again.goto(link)
+    again.wait_for_selector("[data-testid=seat-notice]:not([hidden])")
+    notice = again.text_content("[data-testid=seat-notice]") or ""
+    assert notice.startswith("This link did not move the seat here"), notice
+    assert "Continue on another device" in notice
+    assert again.is_hidden("[data-testid=seat-tools]")
+    # the refusal's toast, two lines on a phone, shows whole: it lost its first line above
+    # the news band, whose height it kept
+    fit = again.evaluate(
+        """() => {
+          const toast = document.querySelector('[data-testid=error-toast]');
+          const band = toast.parentElement.getBoundingClientRect();
+          const box = toast.getBoundingClientRect();
+          return { shown: !toast.hidden, top: box.top >= band.top - 1,
+                   whole: toast.scrollHeight <= toast.clientHeight + 1, tall: box.height };
+        }"""
+    )
+    assert fit["shown"] and fit["top"] and fit["whole"], fit
+    other.close()
     assert errors == []
 
 

@@ -35,6 +35,12 @@ FIRST_STEP = {
         {"mode": "standard", "rules_version": 1},
         ["[data-testid=spare]", "[data-testid=spell-push]", "[data-testid=end-turn]"],
     ),
+    # a spell held back says why under its name ("nothing to cross"), within the row
+    "team-traverse": (
+        "team",
+        {"mode": "standard", "rules_version": 1, "spell_red": "traverse"},
+        ["[data-testid=spare]", "[data-testid=spell-traverse]", "[data-testid=end-turn]"],
+    ),
     # version 2: the first turn begins with the Book of Daedalus, its button under the board
     "team-first-card": ("team", {"mode": "standard"}, ["[data-testid=turn-first-card]"]),
     "cards": ("cards", {}, ["[data-testid=hand-panel] .hand-card"]),

@@ -291,8 +291,9 @@ def test_the_last_move_takes_an_earlier_moves_news_down(server: str, browser) ->
 
 
 def test_cards_a_finished_game_shows_every_hand_to_its_players(server: str, browser) -> None:
-    """Over, the game shows every hand to everyone: a player's page said "Your hand: no
-    card left in hand" beside two rotate buttons with nothing to turn."""
+    """Over, the game shows no hand panel: a player's page said "Your hand: no card left
+    in hand" beside two rotate buttons with nothing to turn, then a row per player saying
+    the same (the game ends when no hand holds a card)."""
     import random
 
     game = Game.new("cards", ["Ann", "Bob", "Cy"], "hands-at-the-end")
@@ -301,13 +302,13 @@ def test_cards_a_finished_game_shows_every_hand_to_its_players(server: str, brow
         seat = game.to_move
         assert seat is not None
         game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert all(not hand for hand in (p["hand"] for p in game.view(0)["players"]))
     page = bench(browser, server, "cards", "phone")
     feed(page, game, 0)
-    for seat in range(3):
-        page.wait_for_selector(f"[data-testid=revealed-hand-{seat}]")
+    page.wait_for_selector("[data-testid=result-banner]:not([hidden])")
     panel = "[data-testid=hand-panel]"
-    assert page.locator(f"{panel} .hand-card").count() == 0
-    assert page.locator(f"{panel} button").count() == 0  # nothing to turn or pick
+    assert page.is_hidden(panel)
+    assert page.locator(f"{panel} .hand-card, {panel} button").count() == 0
     assert page.errors == []
 
 
@@ -445,7 +446,7 @@ def test_team_a_spell_not_on_offer_says_why(server: str, browser) -> None:
     feed(page, game, 0)
     teleport = "[data-testid=spell-teleport]"
     page.wait_for_selector(f"{teleport}[data-state=unavailable]")
-    assert page.text_content(f"{teleport} .spell-state") == "no home corner in reach"
+    assert page.text_content(f"{teleport} .spell-state") == "no corner in reach"
     assert page.get_attribute("[data-testid=spell-push]", "data-state") == "ready"
     events = play(game, "d2")  # the turn's one move, spent staying put
     feed(page, game, 0, {"seq": game.seq, "seat": 0, "action": {}, "events": events})

@@ -170,6 +170,8 @@ def test_healthz_and_pages(client: TestClient) -> None:
     assert client.get("/r/unknown").status_code == 404
     assert client.get("/rules/classic").status_code == 200
     assert client.get("/rules/chess").status_code == 404
+    first = client.get("/rules", follow_redirects=False)
+    assert first.status_code == 307 and first.headers["location"] == "/rules/classic"
 
 
 def test_logs_are_json_lines_with_ids() -> None:
