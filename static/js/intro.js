@@ -16,6 +16,7 @@ addTranslations({
     "intro.pitch.cards": "Lay path cards, link them to cards of the same motif and take those cards home.",
     "intro.players": "{min}–{max} players",
     "intro.rules": "Rules",
+    "intro.play": "Play this game",
   },
   fr: {
     "intro.lead": "Quatre jeux du labyrinthe mouvant, dans le navigateur. Créez une salle, envoyez son lien à vos amis, ou regardez une partie en direct.",
@@ -25,6 +26,7 @@ addTranslations({
     "intro.pitch.cards": "Posez des cartes chemin, reliez-les aux cartes du même motif et emportez-les.",
     "intro.players": "{min} à {max} joueurs",
     "intro.rules": "Règles",
+    "intro.play": "Jouer à ce jeu",
   },
   de: {
     "intro.lead": "Vier Spiele des verrückten Labyrinths, im Browser. Lege einen Raum an, schicke den Link an deine Freunde, oder schau einem laufenden Spiel zu.",
@@ -34,15 +36,22 @@ addTranslations({
     "intro.pitch.cards": "Lege Wegekarten an, verbinde sie mit Karten desselben Motivs und nimm diese Karten.",
     "intro.players": "{min}–{max} Spieler",
     "intro.rules": "Regeln",
+    "intro.play": "Dieses Spiel spielen",
   },
 });
 
-/** Fill `list` with one entry per game. */
-export function renderIntro(lead, list) {
+/**
+ * Fill `list` with one entry per game, each with a button that calls `play(id)`: on a
+ * phone the form to start one is four cards further down, and a stranger's first screen
+ * had nothing to press.
+ */
+export function renderIntro(lead, list, play) {
   lead.textContent = t("intro.lead");
   list.replaceChildren(...VARIANTS.map((v) => h("li", { class: "game-intro", "data-testid": `intro-${v.id}` },
     h("strong", { class: "intro-name" }, t(v.label)),
     h("span", { class: "intro-pitch" }, t(`intro.pitch.${v.id}`)),
-    h("span", { class: "intro-meta" }, t("intro.players", { min: v.minPlayers, max: v.maxPlayers }), " · ",
-      h("a", { href: v.rules || `/rules/${v.id}`, "data-testid": `intro-rules-${v.id}` }, t("intro.rules"))))));
+    h("div", { class: "intro-foot" },
+      h("span", { class: "intro-meta" }, t("intro.players", { min: v.minPlayers, max: v.maxPlayers }), " · ",
+        h("a", { href: v.rules || `/rules/${v.id}`, "data-testid": `intro-rules-${v.id}` }, t("intro.rules"))),
+      h("button", { type: "button", class: "intro-play", "data-testid": `intro-play-${v.id}`, on: { click: () => play(v.id) } }, t("intro.play"))))));
 }

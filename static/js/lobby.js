@@ -294,9 +294,18 @@ function setupFilters() {
   }
 }
 
+/** An introduction's "Play this game": that game in the form, and the form in sight. */
+function playVariant(id) {
+  els.variant.value = id;
+  els.variant.dispatchEvent(new Event("change"));
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  byId("create-title").scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+  els.variant.focus({ preventScroll: true });
+}
+
 function main() {
   initI18n();
-  const intro = () => renderIntro(byId("intro-lead"), byId("game-intros"));
+  const intro = () => renderIntro(byId("intro-lead"), byId("game-intros"), playVariant);
   intro();
   onLanguageChange(intro);
   renderVariantSelect();

@@ -441,6 +441,16 @@ def test_lobby_lists_read_cleanly(fresh_server: str, browser: Any, tmp_path: Pat
         assert intro.locator(".intro-pitch").text_content().strip()
         assert intro.locator("a").get_attribute("href") == f"/rules/{variant}"
     page.screenshot(path=str(tmp_path / "lobby-phone.png"), full_page=True)
+    # each game's card starts that game: the form, four cards down on a phone, in sight
+    page.evaluate("window.scrollTo(0, 0)")
+    page.click("[data-testid=intro-play-master]")
+    assert page.input_value("[data-testid=variant-select]") == "master"
+    page.wait_for_function(
+        """() => {
+          const box = document.getElementById('create-title').getBoundingClientRect();
+          return box.top >= 0 && box.bottom <= window.innerHeight;
+        }"""
+    )
 
     # a room's name field says where names stop
     room = http_json("POST", server + "/api/rooms", {"variant": "classic"})

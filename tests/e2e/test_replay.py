@@ -198,6 +198,10 @@ def test_each_move_is_dotted_in_its_players_colour(server: str, browser: Any) ->
     # the list shows two lines of a move's words; the whole of them is its title
     first = page.locator('[data-testid="replay-move"][data-step="1"] .log-text')
     assert first.get_attribute("title") == first.text_content()
+    # in the wide layout's narrow column the notation's label gives its room to the words
+    # (a long name such as "Computer (medium)" took both lines beside it)
+    assert page.locator('[data-testid="replay-move"] .log-notation').first.is_hidden()
+    assert first.bounding_box()["width"] > 170
     page.close()
 
 
