@@ -365,15 +365,21 @@ function renderVerdict() {
   els.verdict.dataset.ok = v.ok ? "true" : "false";
   els.verdict.append(h("strong", {}, t(v.ok ? "replay.verified_ok" : "replay.verified_fail")));
   const list = h("ul", { class: "check-list" });
+  const figures = h("ul", { class: "check-figures" });
   for (const c of v.checks) {
-    // Each known check in the page's language; its figures (hashes, counts) as sent.
+    // Each known check in the page's language; its figures (hashes, counts, the result
+    // as JSON: the server's words) folded away below, for whoever checks them by hand.
     const known = CHECKS.has(c.name);
     list.append(h("li", { class: c.ok ? "ok" : "fail", "data-check": c.name },
       c.ok ? "✓ " : "✗ ", h("strong", {}, known ? t(`check.${c.name}`) : c.name), t("check.sep"),
-      known ? t(`check.${c.name}.${c.ok ? "ok" : "fail"}`) : c.detail,
-      known ? h("code", { class: "check-detail" }, c.detail) : null));
+      known ? t(`check.${c.name}.${c.ok ? "ok" : "fail"}`) : c.detail));
+    if (known) figures.append(h("li", { "data-figure": c.name }, h("code", { class: "check-detail" }, c.detail)));
   }
   els.verdict.append(list);
+  if (figures.childElementCount) {
+    els.verdict.append(h("details", { class: "check-more", "data-testid": "check-figures" },
+      h("summary", {}, t("check.figures")), figures));
+  }
 }
 
 async function download() {

@@ -147,8 +147,16 @@ def test_the_chosen_language_is_kept_from_page_to_page(server: str, browser: Any
     seed = page.locator("[data-check=seed_hash]")
     seed.wait_for()
     assert "Graine : correspond à l’empreinte publiée" in (seed.text_content() or "")
-    assert "sha256(seed) = " in (seed.locator(".check-detail").text_content() or "")
     assert page.locator(".check-list li.ok").count() == 5
+    # its figures, in the server's words (the result as JSON), are folded away under the
+    # list, in the page's language
+    figures = page.locator("[data-testid=check-figures]")
+    assert figures.locator("summary").text_content() == "Les valeurs vérifiées"
+    assert figures.get_attribute("open") is None
+    assert page.is_hidden("[data-testid=check-figures] .check-detail")
+    assert "sha256(seed) = " in (
+        figures.locator("[data-figure=seed_hash] .check-detail").text_content() or ""
+    )
 
 
 def test_a_replay_whose_code_does_not_load_is_shown_all_the_same(server: str, browser: Any) -> None:
