@@ -392,7 +392,6 @@ export class TeamUI extends ClassicUI {
     }
   }
 
-  /** Every player's treasure board and spells (boards are public in this game). */
   /**
    * Why a spell of one's own, unused, is not on offer: the rule it meets here, so the
    * player need not guess (the legal list says only that it is not). While that list is
@@ -407,6 +406,7 @@ export class TeamUI extends ClassicUI {
     return `team.spell_state.${spell}`;
   }
 
+  /** Every player's treasure board and spells (boards are public in this game). */
   renderPlayers() {
     const v = this.view;
     const list = this.els.players;
