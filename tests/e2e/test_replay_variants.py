@@ -10,6 +10,7 @@ position and the highlight, the end shows the result, and a middle step is scree
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -98,10 +99,14 @@ def current_entry(page: Any) -> int:
 
 
 def drawn(page: Any) -> str:
-    """What the frame draws: the board, the turn line and the players."""
-    return "".join(
+    """What the frame draws: the board, the turn line and the players. Not the card game's
+    backdrop (`cards-bed`): it is sized from the camera, whose band above the cards is
+    measured on the laid-out page (the zoom tools' place), so it moves with the layout
+    (a scrollbar coming as the page grows) while the frame stays the same."""
+    html = "".join(
         page.inner_html(s) for s in ("#replay-board", "#replay-turn", "#replay-player-list")
     )
+    return re.sub(r'<rect class="cards-bed"[^>]*></rect>', "", html)
 
 
 def width(page: Any, selector: str) -> float:
