@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     # Before the start, seconds the host's seat must be disconnected before any seated
     # player may start the game.
     host_grace_seconds: float = 60.0
+    # After a game, how long a "play again" offer waits for the seats that have not
+    # accepted (seconds): then the next game starts without them.
+    rematch_seconds: float = 60.0
     # A WebSocket that has not said `hello` after this many seconds is closed (4408).
     hello_timeout: float = 10.0
     # Concurrent WebSockets one client address may hold in this process (0: no cap).

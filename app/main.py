@@ -85,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         service.chat_limits = (settings.chat_burst, settings.chat_per_second)
         service.host_grace = settings.host_grace_seconds
+        service.rematch_seconds = settings.rematch_seconds
         service.stamp_every = min(60.0, settings.adjourn_after / 3)  # as `keep_active`
         builds = replay_builders(settings.replay_processes)
         replays = Replays(

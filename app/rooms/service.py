@@ -216,6 +216,8 @@ class RoomService:
         self.chat_limits: tuple[int, float] = (CHAT_BURST, CHAT_PER_SECOND)
         # Seconds the host's seat must be disconnected before others may start.
         self.host_grace = 60.0
+        # Seconds a "play again" offer waits for the seats that have not accepted.
+        self.rematch_seconds = table.REMATCH_SECONDS
         self._timers: set[asyncio.Task[None]] = set()
         # Presence changes reach a room at most once a second (quadratic otherwise).
         self._presence_news = Coalescer(self._broadcast_presence)
@@ -585,21 +587,26 @@ class RoomService:
         game_id = room.record.game_id
         if game_id is None or await self._status(room) != "finished":
             raise RoomError("not_finished", "play again once the game is over", 409)
-        fresh = table.rematch_offer(game_id, room.record, seat, datetime.now(UTC))
+        fresh = table.rematch_offer(
+            game_id, room.record, seat, datetime.now(UTC), self.rematch_seconds
+        )
         offer = await self._db(self.repo.accept_rematch, code, game_id, seat, fresh)
         if offer is None:
             raise RoomError("already_started", "the next game has already started", 409)
         await self._reload(room)
         await self.hub.publish({"room": code, "kind": "room"})
         if offer["deadline"] == fresh["deadline"]:
-            task = asyncio.get_running_loop().create_task(self._rematch_timer(code, game_id))
+            wait = datetime.fromisoformat(offer["deadline"]) - datetime.now(UTC)
+            task = asyncio.get_running_loop().create_task(
+                self._rematch_timer(code, game_id, wait.total_seconds())
+            )
             self._timers.add(task)
             task.add_done_callback(self._timers.discard)
         await self.settle_rematch(code)
         return offer
 
-    async def _rematch_timer(self, code: str, game_id: str) -> None:
-        await asyncio.sleep(table.REMATCH_SECONDS + 0.5)
+    async def _rematch_timer(self, code: str, game_id: str, wait: float) -> None:
+        await asyncio.sleep(max(0.0, wait) + 0.5)
         try:
             await self.settle_rematch(code)
         except Exception:

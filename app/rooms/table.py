@@ -75,10 +75,16 @@ def others_may_start(
     return StartCheck(left <= 0, since, max(0.0, left))
 
 
-def rematch_offer(game_id: str, room: RoomRecord, seat: int, now: datetime) -> dict[str, Any]:
+def rematch_offer(
+    game_id: str,
+    room: RoomRecord,
+    seat: int,
+    now: datetime,
+    seconds: float = REMATCH_SECONDS,
+) -> dict[str, Any]:
     """A new "play again" offer: the asker and every computer seat accept at once."""
     accepted = sorted({seat} | {s.seat for s in room.seats if s.kind == "computer"})
-    deadline = now + timedelta(seconds=REMATCH_SECONDS)
+    deadline = now + timedelta(seconds=seconds)
     return {"game": game_id, "accepted": accepted, "deadline": deadline.isoformat()}
 
 

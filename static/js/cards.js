@@ -647,6 +647,10 @@ export class CardsUI extends GameUI {
     panel.append(row);
     // after the cards, so that on a phone the hand stays in the first screen
     if (mustLink) panel.append(h("p", { class: "help must-link-help", "data-testid": "must-link" }, t("cards.must_link")));
+    // A card chosen by hand that links nothing lights no square: said, not left silent.
+    if (mustLink && this.legal !== null && !placeable.has(this.selected)) {
+      panel.append(h("p", { class: "form-error", "data-testid": "cannot-place", role: "status" }, t("cards.cannot_place")));
+    }
     const canRotate = v.status === "playing" && (me.hand || []).length > 0;
     panel.append(h("div", { class: "spare-row" },
       iconButton("↺", t("game.rotate_ccw"), () => this.rotate(-1), "rotate-ccw-card", !canRotate),

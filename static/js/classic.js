@@ -18,7 +18,8 @@ import { drawTile, eventIcon, eventName, svg, treasureIcon, treasureName } from 
  * @property {() => void} requestLegal ask for the legal actions of the current seq
  * @property {(text: string) => void} showError a refused or impossible action
  * @property {(text: string) => void} showNews something that just happened
- * @property {(seat: number) => boolean|null} isConnected the seat's connection, if known
+ * @property {(seat: number) => boolean|"away"|null} isConnected the seat's connection, if
+ *   known ("away": gone longer than the room waits for a player)
  */
 
 export class ClassicUI extends GameUI {

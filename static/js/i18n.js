@@ -44,6 +44,7 @@ const en = {
   "device.qr": "QR code of the link to continue on another device",
   "device.moved": "Your seat moved to another device: this page now watches the game.",
   "device.claimed": "The seat is yours on this device.",
+  "device.link": "Private link to your seat (not an invitation)",
   "away.back": "I am back: let me play",
   "away.you": "The computer is playing for you while you are away.",
   "away.you_named": "The computer is playing for {name} while they are away.",
@@ -219,6 +220,7 @@ const en = {
   "list.two": " and ",
   "list.last": ", and ",
   "nav.lobby": "Lobby",
+  "nav.main": "Main",
   "nav.rules": "Rules",
   "nav.skip": "Skip to content",
   "lang.label": "Language",
@@ -250,6 +252,7 @@ const en = {
   "cards.place_here": "Place the card at {x}, {y}",
   "cards.place_here_links": "Place the card at {x}, {y}: it links two identical treasures",
   "cards.must_link": "Linking is compulsory: you can join two identical treasures, so only the placements that do (green frames) are allowed.",
+  "cards.cannot_place": "This card links no two identical treasures, so it cannot be placed now: pick the one in the green frame.",
   "cards.pile": "Pile",
   "cards.discarded": "{n} discarded",
   "cards.zoom_out": "Zoom out",
@@ -405,6 +408,7 @@ const en = {
   "replay.load_error": "The replay could not be loaded.",
   "lobby.replay": "Replay",
   "lobby.watching": "{n} watching",
+  "lobby.watching.zero": "nobody watching",
   "lobby.watching.one": "{n} watching",
   "lobby.all_variants": "All games",
   "lobby.filter": "Show",
@@ -582,6 +586,7 @@ const fr = {
   "device.qr": "Code QR du lien pour continuer sur un autre appareil",
   "device.moved": "Votre place est passée sur un autre appareil : cette page regarde la partie.",
   "device.claimed": "La place est à vous sur cet appareil.",
+  "device.link": "Lien privé vers votre place (pas une invitation)",
   "away.back": "Je suis de retour : je joue",
   "away.you": "L’ordinateur joue pour vous pendant votre absence.",
   "away.you_named": "L’ordinateur joue pour {name} pendant son absence.",
@@ -758,6 +763,7 @@ const fr = {
   "list.two": " et ",
   "list.last": " et ",
   "nav.lobby": "Accueil",
+  "nav.main": "Principale",
   "nav.rules": "Règles",
   "nav.skip": "Aller au contenu",
   "lang.label": "Langue",
@@ -787,6 +793,7 @@ const fr = {
   "cards.place_here": "Poser la carte en {x}, {y}",
   "cards.place_here_links": "Poser la carte en {x}, {y} : elle relie deux trésors identiques",
   "cards.must_link": "Relier est obligatoire : vous pouvez relier deux trésors identiques, seules les poses qui le font (cadres verts) sont permises.",
+  "cards.cannot_place": "Cette carte ne relie pas deux trésors identiques : elle ne peut pas être posée maintenant. Choisissez celle au cadre vert.",
   "cards.pile": "Pioche",
   "cards.discarded": "{n} défaussées",
   "cards.discarded.one": "{n} défaussée",
@@ -943,6 +950,7 @@ const fr = {
   "replay.load_error": "Impossible de charger la relecture.",
   "lobby.replay": "Revoir",
   "lobby.watching": "{n} spectateurs",
+  "lobby.watching.zero": "aucun spectateur",
   "lobby.watching.one": "{n} spectateur",
   "lobby.all_variants": "Tous les jeux",
   "lobby.filter": "Afficher",
@@ -1120,6 +1128,7 @@ const de = {
   "device.qr": "QR-Code des Links zum Weiterspielen auf einem anderen Gerät",
   "device.moved": "Dein Platz ist auf ein anderes Gerät gewechselt: Diese Seite schaut jetzt zu.",
   "device.claimed": "Der Platz gehört dir auf diesem Gerät.",
+  "device.link": "Privater Link zu deinem Platz (keine Einladung)",
   "away.back": "Ich bin zurück: Ich spiele",
   "away.you": "Der Computer spielt für dich, solange du weg bist.",
   "away.you_named": "Der Computer spielt für {name}, solange {name} weg ist.",
@@ -1294,6 +1303,7 @@ const de = {
   "list.two": " und ",
   "list.last": " und ",
   "nav.lobby": "Lobby",
+  "nav.main": "Hauptmenü",
   "nav.rules": "Regeln",
   "nav.skip": "Zum Inhalt",
   "lang.label": "Sprache",
@@ -1323,6 +1333,7 @@ const de = {
   "cards.place_here": "Karte auf {x}, {y} legen",
   "cards.place_here_links": "Karte auf {x}, {y} legen: sie verbindet zwei gleiche Schätze",
   "cards.must_link": "Verbinden ist Pflicht: du kannst zwei gleiche Schätze verbinden, also sind nur solche Anlagen (grün umrandet) erlaubt.",
+  "cards.cannot_place": "Diese Karte verbindet keine zwei gleichen Schätze und kann jetzt nicht gelegt werden: nimm die mit dem grünen Rahmen.",
   "cards.pile": "Stapel",
   "cards.discarded": "{n} abgeworfen",
   "cards.zoom_out": "Verkleinern",
@@ -1409,7 +1420,7 @@ const de = {
   "room.waiting_state": "Warte auf das Spiel…",
   "room.bot": "Bot",
   "room.spectator_name": "Zuschauer",
-  "replay.title": "Wiederholung",
+  "replay.title": "Wiedergabe",
   "replay.imported": "Importiert",
   "replay.controls": "Wiedergabe",
   "replay.first": "Anfangsstellung (Pos1)",
@@ -1473,11 +1484,12 @@ const de = {
   "import.reason.seed_hash": "Abgelehnt: Der Seed passt nicht zum zu Beginn veröffentlichten Hash: Die Datei wurde verändert.",
   "import.reason.result": "Abgelehnt: Das in der Datei notierte Ergebnis ist nicht das, zu dem ihre Schritte führen.",
   "import.reason.too_large": "Abgelehnt: Die Datei ist zu groß (höchstens 4 MB).",
-  "replay.not_finished": "Diese Partie läuft noch: die Wiederholung gibt es nach dem Ende.",
+  "replay.not_finished": "Diese Partie läuft noch: die Wiedergabe gibt es nach dem Ende.",
   "replay.watch_live": "Live zuschauen",
-  "replay.load_error": "Die Wiederholung konnte nicht geladen werden.",
-  "lobby.replay": "Wiederholung",
+  "replay.load_error": "Die Wiedergabe konnte nicht geladen werden.",
+  "lobby.replay": "Wiedergabe",
   "lobby.watching": "{n} schauen zu",
+  "lobby.watching.zero": "niemand schaut zu",
   "lobby.watching.one": "{n} schaut zu",
   "lobby.all_variants": "Alle Spiele",
   "lobby.filter": "Zeigen",
@@ -1492,7 +1504,7 @@ const de = {
   "game.move_no": "Schritt {n}",
   "game.board": "Das Labyrinth",
   "game.turn.your_push": "Du bist dran: schiebe die Extrakarte ein — wähle einen Pfeil.",
-  "game.turn.your_move": "Du bist dran: ziehe deine Figur — wähle ein leuchtendes Feld oder Bleiben.",
+  "game.turn.your_move": "Du bist dran: ziehe deine Figur — wähle ein leuchtendes Feld oder „Bleiben“.",
   "game.turn.other_push": "{name} schiebt die Extrakarte ein.",
   "game.turn.other_move": "{name} zieht.",
   "game.target": "Dein Ziel",
@@ -1663,8 +1675,11 @@ export function lang() {
 export function t(key, params) {
   let text;
   if (params && params.n !== undefined && params.n !== null && params.n !== "" && !Number.isNaN(Number(params.n))) {
+    // `key.zero`, where a language has one, says none in words ("nobody watching", not
+    // "0 watching"); the others go by the language's plural rules.
+    const zero = Number(params.n) === 0 ? DICTS[current][`${key}.zero`] : undefined;
     const form = `${key}.${pluralCategory(current, Number(params.n))}`;
-    text = DICTS[current][form] ?? (DICTS[current][key] === undefined ? en[form] : undefined);
+    text = zero ?? DICTS[current][form] ?? (DICTS[current][key] === undefined ? en[form] : undefined);
   }
   text = text ?? DICTS[current][key] ?? en[key] ?? key;
   if (params) {

@@ -17,6 +17,8 @@ addTranslations({
     "intro.players": "{min}–{max} players",
     "intro.rules": "Rules",
     "intro.play": "Play this game",
+    "intro.rules_named": "Rules: {name}",
+    "intro.play_named": "Play this game: {name}",
   },
   fr: {
     "intro.lead": "Quatre jeux du labyrinthe mouvant, dans le navigateur. Créez une salle, envoyez son lien à vos amis, ou regardez une partie en direct.",
@@ -27,6 +29,8 @@ addTranslations({
     "intro.players": "{min} à {max} joueurs",
     "intro.rules": "Règles",
     "intro.play": "Jouer à ce jeu",
+    "intro.rules_named": "Règles : {name}",
+    "intro.play_named": "Jouer à ce jeu : {name}",
   },
   de: {
     "intro.lead": "Vier Spiele des verrückten Labyrinths, im Browser. Lege einen Raum an, schicke den Link an deine Freunde, oder schau einem laufenden Spiel zu.",
@@ -37,6 +41,8 @@ addTranslations({
     "intro.players": "{min}–{max} Spieler",
     "intro.rules": "Regeln",
     "intro.play": "Dieses Spiel spielen",
+    "intro.rules_named": "Regeln: {name}",
+    "intro.play_named": "Dieses Spiel spielen: {name}",
   },
 });
 
@@ -52,6 +58,10 @@ export function renderIntro(lead, list, play) {
     h("span", { class: "intro-pitch" }, t(`intro.pitch.${v.id}`)),
     h("div", { class: "intro-foot" },
       h("span", { class: "intro-meta" }, t("intro.players", { min: v.minPlayers, max: v.maxPlayers }), " · ",
-        h("a", { href: v.rules || `/rules/${v.id}`, "data-testid": `intro-rules-${v.id}` }, t("intro.rules"))),
-      h("button", { type: "button", class: "intro-play", "data-testid": `intro-play-${v.id}`, on: { click: () => play(v.id) } }, t("intro.play"))))));
+        // Named with their game: a list of the page's links read "Rules" four times.
+        h("a", { href: v.rules || `/rules/${v.id}`, "data-testid": `intro-rules-${v.id}`, "aria-label": t("intro.rules_named", { name: t(v.label) }) }, t("intro.rules"))),
+      h("button", {
+        type: "button", class: "intro-play", "data-testid": `intro-play-${v.id}`, "aria-label": t("intro.play_named", { name: t(v.label) }),
+        on: { click: () => play(v.id) },
+      }, t("intro.play"))))));
 }

@@ -12,7 +12,9 @@ import { variantById } from "./variants.js";
 
 const els = {
   listed: byId("listed"),
-  name: byId("vs-name"),
+  // The create form's name, the one name field of the page: "Play against the computer"
+  // seats its player under it too.
+  name: byId("create-name"),
   count: byId("vs-count"),
   level: byId("vs-level"),
   button: byId("vs-button"),
@@ -57,7 +59,7 @@ async function playVsComputer(getChoice) {
   els.error.textContent = "";
   const name = els.name.value.trim();
   if (!name) {
-    els.error.textContent = t("error.bad_name");
+    els.error.textContent = t("lobby.create_name.missing");
     els.name.focus();
     return;
   }

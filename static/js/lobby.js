@@ -21,6 +21,7 @@ const els = {
   variant: byId("variant-select"),
   options: byId("variant-options"),
   create: byId("create-button"),
+  name: byId("create-name"),
   error: byId("create-error"),
   live: byId("live-games"),
   liveEmpty: byId("live-empty"),
@@ -107,13 +108,28 @@ function choice() {
 async function createRoom(ev) {
   ev.preventDefault();
   els.error.textContent = "";
+  // The creator takes the first seat, the host's: a creator left watching could not
+  // hold the start for the friends to come (any seated player starts a hostless room).
+  const name = els.name.value.trim();
+  if (!name) {
+    els.error.textContent = t("lobby.create_name.missing");
+    els.name.focus();
+    return;
+  }
   const { variant, options } = choice();
   els.create.disabled = true;
   els.create.textContent = t("lobby.creating");
   try {
-    enterRoom(await tableApi.create(variant.id, options, { listed: listedChosen(), clock: clockChoice() }));
+    localStorage.setItem("labyrinth:name", name);
+  } catch {
+    /* not remembered */
+  }
+  try {
+    enterRoom(await tableApi.create(variant.id, options, { name, listed: listedChosen(), clock: clockChoice() }));
   } catch (err) {
-    els.error.textContent = err instanceof ApiError && err.status ? err.message : t("error.network");
+    const known = err instanceof ApiError && err.status;
+    const key = known ? "error." + err.code : "error.network";
+    els.error.textContent = known && t(key) === key ? err.message : t(key);
     els.create.disabled = false;
     els.create.textContent = t("lobby.create");
   }

@@ -4,10 +4,17 @@
  * players, move list, seat tools) are taken out of the document, not merely covered, so
  * that nothing of the previous seat's view can be read from the page; the next seat's
  * view is drawn only after the tap (local-seats.js hands it over then).
+ *
+ * The shield is the page's one control while it is up: everything else in the document
+ * (the header's links and language menu too, hidden under it) is inert, so that Tab
+ * cannot wander under an opaque screen. The tap keeps the focus on its button, and the
+ * game takes it back from there (the board, whence the next step's control), so that a
+ * keyboard player does not Tab through the header again at every hand-over.
  */
 
 import { colorDot, h } from "./dom.js";
 import { onLanguageChange, t } from "./i18n.js";
+import { usingKeyboard } from "./keyboard-focus.js";
 import "./local-i18n.js";
 
 export class PassShield {
@@ -24,6 +31,8 @@ export class PassShield {
     this.name = "";
     this.color = null;
     this.opening = false;
+    /** @type {Element[]} the document's parts made inert while the shield is up */
+    this.stilled = [];
     /** how many times the shield went up (a page's record, read by the browser tests) */
     this.passes = 0;
     this.el = h("div", {
@@ -50,6 +59,12 @@ export class PassShield {
     this.render();
     this.el.hidden = false;
     this.page.inert = true;
+    for (const part of document.body.children) {
+      if (part !== this.el && !part.inert) {
+        part.inert = true;
+        this.stilled.push(part);
+      }
+    }
     document.body.classList.add("passing");
     const button = this.el.querySelector("button");
     if (button) button.focus();
@@ -57,12 +72,23 @@ export class PassShield {
 
   /** The next seat's view is on its way: put the game parts back for it. */
   hide() {
+    const held = this.el.contains(document.activeElement);
     for (const { part, mark } of this.out) mark.replaceWith(part);
     this.out = [];
+    for (const part of this.stilled) part.inert = false;
+    this.stilled = [];
     this.el.hidden = true;
     this.el.replaceChildren();
     this.page.inert = false;
     document.body.classList.remove("passing");
+    // The focus was on the shield's button, pressed from the keyboard: it goes to the
+    // board, where the game's focus keeper moves it on to the next step's control once the
+    // view is drawn (a pointer's tap leaves no focus ring on the board).
+    const board = held && usingKeyboard() ? this.page.querySelector("#board") : null;
+    if (board) {
+      if (!board.hasAttribute("tabindex")) board.setAttribute("tabindex", "-1");
+      board.focus({ preventScroll: true });
+    }
   }
 
   takeOut() {
@@ -83,7 +109,8 @@ export class PassShield {
       h("h2", { id: "pass-title", "data-testid": "pass-title" }, t("pass.title", { name })),
       h("p", { class: "pass-help" }, t("pass.help", { name })),
       h("button", {
-        type: "button", class: "primary big", "data-testid": "pass-ready", disabled: this.opening,
+        type: "button", class: "primary big", "data-testid": "pass-ready",
+        "aria-disabled": this.opening ? "true" : null,
         on: { click: () => this.tap() },
       }, this.opening ? t("pass.opening") : t("pass.ready", { name }))));
   }
@@ -91,7 +118,14 @@ export class PassShield {
   tap() {
     if (this.opening) return;
     this.opening = true;
-    this.render();
+    // Changed in place, not drawn again: a new button would drop the focus to the top.
+    const button = this.el.querySelector("button");
+    if (button) {
+      button.setAttribute("aria-disabled", "true");
+      button.textContent = t("pass.opening");
+    } else {
+      this.render();
+    }
     this.onTap();
   }
 }

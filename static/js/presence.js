@@ -11,6 +11,7 @@ addTranslations({
   en: {
     "presence.reconnecting": "reconnecting…",
     "presence.not_here": "not here",
+    "presence.away": "away",
     "presence.left": "{name} left — waiting for them to reconnect",
     "presence.back": "{name} is back",
     "presence.offline": "You are offline — reconnecting… Nothing you do is sent until the connection is back.",
@@ -19,6 +20,7 @@ addTranslations({
   fr: {
     "presence.reconnecting": "reconnexion…",
     "presence.not_here": "absent",
+    "presence.away": "absent·e",
     "presence.left": "{name} n’est plus là — en attente de sa reconnexion",
     "presence.back": "{name} est de retour",
     "presence.offline": "Vous êtes hors ligne — reconnexion… Rien n’est envoyé tant que la connexion n’est pas revenue.",
@@ -27,6 +29,7 @@ addTranslations({
   de: {
     "presence.reconnecting": "verbindet neu…",
     "presence.not_here": "nicht da",
+    "presence.away": "abwesend",
     "presence.left": "{name} ist weg — warte auf die Rückkehr",
     "presence.back": "{name} ist zurück",
     "presence.offline": "Du bist offline — verbinde neu… Nichts wird gesendet, bis die Verbindung zurück ist.",
@@ -37,15 +40,23 @@ addTranslations({
 /**
  * A seat's connection: a dot, and the word when it is down. During a game a dropped
  * player is "reconnecting…" (a game holds its seat for them); before it, a seat whose page
- * is closed (or was never opened: a seat joined through the API) is only "not here".
- * @param {boolean} connected
+ * is closed (or was never opened: a seat joined through the API) is only "not here". A
+ * player gone longer than the room waits (`away`: the others may let the computer play)
+ * is "away", no longer "reconnecting…", which promised a return the banner doubts.
+ * @param {boolean|"away"} connected
  * @param {boolean} [waiting] the room waits for its game to start
  */
 export function connMark(connected, waiting = false) {
-  const label = t(connected ? "room.connected" : "room.disconnected");
-  return h("span", { class: "conn-mark" + (connected ? "" : " off"), "data-testid": "conn-mark", "data-connected": connected ? "true" : "false" },
-    connected ? null : h("span", { class: "conn-word" }, t(waiting ? "presence.not_here" : "presence.reconnecting")),
-    h("span", { class: "conn-dot " + (connected ? "on" : "off"), title: label, "aria-label": label, role: "img" }));
+  const away = connected === "away";
+  const on = connected === true;
+  const label = t(on ? "room.connected" : "room.disconnected");
+  const word = waiting ? "presence.not_here" : away ? "presence.away" : "presence.reconnecting";
+  return h("span", {
+    class: "conn-mark" + (on ? "" : " off"), "data-testid": "conn-mark", "data-connected": on ? "true" : "false",
+    "data-away": away ? "true" : null,
+  },
+    on ? null : h("span", { class: "conn-word" }, t(word)),
+    h("span", { class: "conn-dot " + (on ? "on" : "off"), title: label, "aria-label": label, role: "img" }));
 }
 
 /**

@@ -6,7 +6,7 @@
 
 import { ApiError } from "./api.js";
 import { byId, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { formatList, t } from "./i18n.js";
 import { applies } from "./options.js";
 import { LEVELS, loadHostToken, seatName, tableApi } from "./table.js";
 
@@ -190,8 +190,17 @@ function renderAfterGame(room, seat, token) {
     button,
     offer ? h("p", { class: "rematch-status", "data-testid": "rematch-status" },
       t("room.rematch_status", { ready: offer.accepted.length, total: (offer.asked || room.seats).length, s: secondsUntil(offer.deadline) }),
-      mine ? " " + t("room.rematch_mine") : "") : null,
+      mine ? " " + t("room.rematch_mine") : "",
+      waitingFor(room, offer)) : null,
   ].filter(Boolean));
+}
+
+/** " Waiting for Bob and Cat.": who the offer still waits for, by name ("2 of 3 ready"
+ * said how many, not who). */
+function waitingFor(room, offer) {
+  const asked = offer.asked || room.seats.map((s) => s.seat);
+  const names = room.seats.filter((s) => asked.includes(s.seat) && !offer.accepted.includes(s.seat)).map((s) => seatName(s));
+  return names.length ? h("span", { "data-testid": "rematch-waiting" }, " ", t("room.rematch_waiting", { names: formatList(names) })) : null;
 }
 
 /** Render every table part for the room as last sent. */

@@ -5,6 +5,7 @@
  * seat to move, with a shield (pass-shield.js) between two players' views.
  */
 
+import { Announcer } from "./announce.js";
 import { api, ApiError, loadToken, RoomSocket, saveToken } from "./api.js";
 import { CardsUI } from "./cards.js";
 import { ClassicUI } from "./classic.js";
@@ -112,6 +113,8 @@ const app = {
   seenBy: new Map(),
   /** the seat this page held before it moved to another device or left */
   formerSeat: null,
+  /** a device link was claimed: the first state says so again (it clears older news) */
+  claimNews: false,
 };
 
 const clockView = new ClockView(els.clock, (seat) => seatName(seat));
@@ -229,7 +232,7 @@ function newGameUI() {
         // away: the room says so), nor once the game is over: nobody is "reconnecting".
         const played = s && s.kind !== "computer" && s.computer;
         if (!s || played || (app.view && app.view.status === "finished")) return null;
-        return !!s.connected;
+        return s.connected ? true : s.away ? "away" : false;
       },
     },
   );
@@ -274,8 +277,17 @@ function onWelcome(msg) {
     if (seat === null) {
       app.token = null;
       saveToken(code, null);
-      showNews(t("room.seat_freed"));
+      // Said where it stays: the next game's first state clears the news band at once.
+      // From a finished game, the seat was freed by "play again" going on without it.
+      const rematch = app.room.status === "finished";
+      els.seatNotice.textContent = t(rematch ? "room.rematch_freed" : "room.seat_freed");
+      els.seatNotice.dataset.kind = "freed";
+      els.seatNotice.hidden = false;
     }
+  }
+  if (seat !== null && els.seatNotice.dataset.kind === "freed") {
+    els.seatNotice.hidden = true;  // seated again
+    delete els.seatNotice.dataset.kind;
   }
   app.seat = seat;
   setRoom(msg.room);
@@ -319,6 +331,10 @@ function onState(msg) {
   }
   // A state that does not follow the one shown (a resync, a reload): older news is stale.
   if (!consecutive) unflash(els.news);
+  if (app.claimNews) {
+    app.claimNews = false;
+    showNews(t("device.claimed"));
+  }
   noteSince(msg, consecutive);
   app.seq = msg.seq;
   app.hasState = true;
@@ -329,6 +345,7 @@ function onState(msg) {
       app.colors.set(p.seat, p.color);
     }
   }
+  const ended = consecutive && app.view && app.view.status === "playing" && view && view.status === "finished";
   app.view = view;
   if (!consecutive) renderOptions();  // the seats dealt decide which options still speak
   clockView.update(view && view.status === "playing" ? msg.clock : null);
@@ -340,6 +357,31 @@ function onState(msg) {
   updateTitle(view);
   renderDuringGame();
   if (consecutive && msg.last) tellTimeout(msg.last);  // over the game's own news
+  if (consecutive && msg.last) sayMove(msg.last);
+  if (ended) showTheEnd();
+}
+
+/** The game just ended: its result (and the replay, "play again") is brought into sight
+ * once, if the page was scrolled away from it (a phone's reader of the chat, far below). */
+function showTheEnd() {
+  const banner = byId("result-banner");
+  if (!banner || banner.hidden) return;
+  const box = banner.getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  banner.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+}
+
+// What a screen reader hears: the other players' moves (and the turn line they led to).
+const announcer = new Announcer(byId("announce"), byId("turn-status"));
+
+/** Another player's move (or one the computer made for this page's seat), in words. */
+function sayMove(last) {
+  const seat = last.seat;
+  const own = passAndPlay ? socket.seats() : [app.seat];
+  if (seat === null || seat === undefined || (own.includes(seat) && !last.by)) return;
+  const words = entryWords(last.notation, { variant: variant.id, names: seatName, events: last.events, seat });
+  announcer.move(`${seatName(seat)} ${words}`);
 }
 
 /** The seat to act in a running game's view (master's duellist may act on another's turn). */
@@ -462,6 +504,7 @@ function onSeatMoved(msg) {
   app.seat = null;
   app.token = null;
   saveToken(code, null);
+  delete els.seatNotice.dataset.kind;
   els.seatNotice.textContent = t(msg.why === "left" ? "leave.done" : "device.moved");
   els.seatNotice.hidden = false;
   els.devicePanel.hidden = true;
@@ -513,11 +556,14 @@ async function claimFromLink() {
     app.seat = res.seat;
     saveToken(code, res.token);
     showNews(t("device.claimed"));
+    // Said again with the first state, which clears the news of before it.
+    app.claimNews = true;
   } catch (err) {
     showError(err instanceof ApiError ? errorText(err.code, err.message) : t("error.network"));
     // The page goes on as a spectator's: said where it stays, with the way to a new link
     // (the toast's few seconds, and the key gone from the address, left only a watcher).
     if (err instanceof ApiError && err.code === "bad_transfer") {
+      delete els.seatNotice.dataset.kind;
       els.seatNotice.textContent = t("device.claim_failed");
       els.seatNotice.hidden = false;
     }
@@ -627,7 +673,9 @@ function watchesOnly() {
 
 function renderSpectators() {
   const n = app.room && typeof app.room.spectators === "number" ? app.room.spectators : null;
-  els.spectators.hidden = n === null;
+  // None watching goes unsaid: it took the header's room on a laptop, and read "0
+  // watching" beside "You are watching" while a page's own presence was on its way.
+  els.spectators.hidden = n === null || n === 0;
   els.spectators.textContent = n === null ? "" : t("room.spectators", { n });
   els.spectators.dataset.count = n === null ? "" : String(n);
   // Someone who came by the link of a game under way sees the players' questions ("Play

@@ -252,7 +252,7 @@ export class TeamUI extends ClassicUI {
     box.append(
       h("div", { class: "team-progress", "data-testid": "team-portal" },
         h("span", { class: "label" }, t("team.portal")),
-        h("progress", { max: "24", value: String(v.portal) }),
+        h("progress", { max: "24", value: String(v.portal), "aria-label": t("team.portal") }),
         h("strong", {}, `${v.portal} / 24`)),
       h("div", { class: "team-counts" },
         h("span", { "data-testid": "team-pages" }, t("team.pages", { n: v.daedalus.left })), " · ",

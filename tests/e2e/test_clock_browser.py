@@ -66,6 +66,10 @@ def test_a_second_device_takes_the_seat_by_its_link(server: str, browser: Any) -
     a.wait_for_selector("[data-testid=device-panel]:not([hidden])")
     link = a.input_value("[data-testid=device-link]")
     assert "#transfer=" in link and link.startswith(url)
+    # named apart from the room's invitation, which it looks like
+    assert a.text_content("[data-testid=device-label]") == (
+        "Private link to your seat (not an invitation)"
+    )
     assert a.locator("[data-testid=device-qr] svg path").count() == 1
     # the link's life as the server set it (DEVICE_LINK_TTL, 600 s by default)
     assert a.text_content("[data-testid=device-help]").endswith("it works once, for 10 minutes.")
@@ -83,6 +87,9 @@ def test_a_second_device_takes_the_seat_by_its_link(server: str, browser: Any) -
     # The phone has the seat: it is Ann's turn and the phone may push.
     p.wait_for_selector("[data-testid=seat-tools]:not([hidden])")
     p.wait_for_selector("[data-testid=board][data-legal=ready]")
+    # and is told so, after the first state (which clears the news of before it)
+    p.wait_for_selector("[data-testid=news]:not([hidden])")
+    assert p.text_content("[data-testid=news]") == "The seat is yours on this device."
     assert "transfer" not in p.url, "the key leaves the address bar"
     assert not any("transfer" in u for u in requested), "the key is in no request line"
     # The old tab is told, and watches.
@@ -160,6 +167,10 @@ def test_a_player_walks_away_and_the_computer_takes_over(table_server: str, brow
     b.context.close()  # Chloé closes her tab on her turn
     a.wait_for_selector("[data-testid=away-banner]:not([hidden])")
     assert "Chloé" in (a.text_content("[data-testid=away-banner]") or "")
+    # Her line in the players' list agrees with the banner: away, no longer reconnecting.
+    mark = "[data-testid=player-1] [data-testid=conn-mark]"
+    a.wait_for_selector(f"{mark}[data-away=true]")
+    assert a.text_content(mark) == "away"
     shot(a, "away-desktop")
     a.click("[data-testid=away-takeover]")
     a.wait_for_selector("[data-testid=log-cause][data-cause=away]")

@@ -142,21 +142,23 @@ def test_plurals_follow_the_language(server: str, browser: Any) -> None:
         i18n.setLanguage(lang);
         out[lang] = [0, 1, 2].map((n) => i18n.t("cards.taken_count", { n }))
           .concat([1, 2].map((n) => i18n.t("master.stats.coins", { n })))
-          .concat([1, 2].map((n) => i18n.t("lobby.moves", { n })));
+          .concat([1, 2].map((n) => i18n.t("lobby.moves", { n })))
+          .concat([0, 1].map((n) => i18n.t("lobby.watching", { n })));
       }
       return out;
     }"""
     )
     assert got["en"] == [
         "0 cards taken", "1 card taken", "2 cards taken", "1 coin", "2 coins", "1 move", "2 moves",
+        "nobody watching", "1 watching",
     ]  # fmt: skip
     assert got["fr"] == [
         "0 carte prise", "1 carte prise", "2 cartes prises",
-        "1 pièce", "2 pièces", "1 coup", "2 coups",
+        "1 pièce", "2 pièces", "1 coup", "2 coups", "aucun spectateur", "1 spectateur",
     ]  # fmt: skip
     assert got["de"] == [
         "0 Karten genommen", "1 Karte genommen", "2 Karten genommen",
-        "1 Münze", "2 Münzen", "1 Zug", "2 Züge",
+        "1 Münze", "2 Münzen", "1 Zug", "2 Züge", "niemand schaut zu", "1 schaut zu",
     ]  # fmt: skip
 
 

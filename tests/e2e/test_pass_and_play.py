@@ -803,3 +803,34 @@ def test_the_turn_summary_tells_whole_turns_and_says_what_it_leaves_out(
         assert line.count(", then ") == 2, line  # each turn whole: push, move, move
     assert [line.split(" ")[0] for line in lines[1:]] == ["Cid", "Dee", "Bob", "Cid", "Dee", "Bob"]
     page.close()
+
+
+def test_the_keyboard_stays_on_the_shield_and_comes_back_to_the_game(server: str, browser) -> None:
+    """With the keyboard alone: while the shield is up, Tab cannot reach the header's links
+    under it, and after "I am Ann" the focus is in the game (the next step's control), not
+    at the top of the document."""
+    errors: list[str] = []
+    page = _new_page(browser, errors, "device", **DESKTOP)
+    _start_from_lobby(page, server, ["Ann", "Bob"])
+    page.wait_for_selector(SHIELD_UP)
+    wait_for_js(page, "() => document.activeElement?.dataset.testid === 'pass-ready'")
+    for _ in range(4):
+        page.keyboard.press("Tab")
+        outside = page.evaluate(
+            "() => { const a = document.activeElement;"
+            " return a && a !== document.body && !a.closest('#pass-shield') ? a.outerHTML : null }"
+        )
+        assert outside is None, outside
+    assert page.evaluate("document.querySelector('header').closest('[inert]') !== null")
+    page.focus("[data-testid=pass-ready]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=pass-shield]", state="hidden")
+    page.wait_for_selector("[data-testid=board][data-legal=ready][data-my-turn=true]")
+    wait_for_js(
+        page,
+        "() => document.getElementById('room-page').contains(document.activeElement)"
+        " && document.activeElement.id !== 'board'",
+    )
+    assert page.evaluate("document.querySelector('[inert]')") is None
+    assert errors == []
+    page.context.close()

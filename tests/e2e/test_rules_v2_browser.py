@@ -164,6 +164,13 @@ def test_cards_linking_placements_are_highlighted(server: str, browser, size: st
     assert page.get_attribute(".place-hints", "data-must-link") == "true"
     assert page.locator("[data-testid=hand-0].links").count() == 1
     assert page.locator("[data-testid=hand-1].links").count() == 0
+    # the card that links nothing, chosen by hand, says why no square lights up
+    assert page.locator("[data-testid=cannot-place]").count() == 0
+    page.click("[data-testid=hand-1]")
+    page.wait_for_selector("[data-testid=cannot-place]")
+    assert page.locator(".place-cell.legal").count() == 0
+    page.click("[data-testid=hand-0]")
+    page.wait_for_selector("[data-testid=cannot-place]", state="detached")
     lit = page.locator(".place-cell.legal.links")
     for _ in range(4):
         if lit.count():

@@ -4,16 +4,27 @@ again" from the end screen. Screenshots go to the test's folder (tmp_path)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import http_json, join_room, serve_app
+from tests.e2e.conftest import http_json, join_room, serve_app, wait_for_js
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+
+# Every text the room page's live region for screen readers takes, in order.
+SAID = """
+window.__said = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const region = document.getElementById("announce");
+  if (region) new MutationObserver(() => window.__said.push(region.textContent))
+    .observe(region, { childList: true, characterData: true, subtree: true });
+});
+"""
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +53,9 @@ def test_play_against_the_computer(
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(SAID)
     page.goto(server + "/")
-    page.fill("[data-testid=vs-name]", "Zoé")
+    page.fill("[data-testid=create-name]", "Zoé")
     page.select_option("[data-testid=vs-count]", "1")
     page.select_option("[data-testid=vs-level]", "hard")
     page.screenshot(path=str(tmp_path / f"lobby-desktop-{locale}.png"), full_page=True)
@@ -67,6 +79,17 @@ def test_play_against_the_computer(
     assert locale == "en-US" or "(hard)" not in players, players
     names = page.locator("[data-testid=log-entry] .log-name").all_text_contents()
     assert names == ["Zoé", "Zoé", computer, computer], names
+    # A screen reader hears the computer's moves in the move list's words, not the
+    # person's own, and each turn line once.
+    entries = [
+        " ".join(text.split())
+        for text in page.locator("[data-testid=log-entry] .log-text").all_text_contents()
+    ]
+    said = page.evaluate("window.__said")
+    for entry in entries[2:]:
+        assert any(line.startswith(entry) for line in said), (entries, said)
+    assert not any(entries[0] in line or entries[1] in line for line in said), (entries, said)
+    assert all(a != b for a, b in itertools.pairwise(said)), said
     page.screenshot(path=str(tmp_path / f"vs-computer-desktop-{locale}.png"))
     assert errors == []
     ctx.close()
@@ -86,10 +109,18 @@ def test_the_host_sets_up_the_room_and_a_guest_sees_it(
 
     host.goto(server + "/")
     host.check("[data-testid=listed]")
+    # The creator takes the first seat, the host's: without a name, the form asks first.
+    host.click("[data-testid=create-button]")
+    assert host.text_content("#create-error") == (
+        "Type your name first: you take the room’s first seat."
+    )
+    assert host.evaluate("document.activeElement.id") == "create-name"
+    host.fill("[data-testid=create-name]", "Ann")
     host.click("[data-testid=create-button]")
     host.wait_for_url("**/r/*")
     url = host.url
-    join_room(host, url, "Ann", 0)
+    host.wait_for_selector("[data-testid=seat-0].mine[data-connected='1']")
+    assert host.text_content("[data-testid=seat-0] .seat-name") == "Ann"
     host.wait_for_selector("[data-testid=host-panel]:not([hidden])")
     host.wait_for_selector("[data-testid=host-badge]")
 
@@ -285,3 +316,73 @@ def test_a_long_name_keeps_its_line_in_the_seat_list_on_a_phone(server: str, bro
     assert width > 200, boxes
     assert top <= boxes["dot"][0] and boxes["dot"][1] <= bottom, boxes  # beside its colour
     page.context.close()
+
+
+def _play_out(server: str, code: str, tokens: dict[int, str]) -> None:
+    """The seats of `tokens` play the first legal action over the protocol (the others are
+    the computer's) until the game ends."""
+    from tests.cluster.conftest import Peer
+
+    peers = {seat: Peer(server.replace("http", "ws", 1), code, key) for seat, key in tokens.items()}
+    try:
+        states = {seat: peer.until("state") for seat, peer in peers.items()}
+        state = states[min(peers)]
+        while state["view"]["status"] == "playing":
+            seq, mover = state["seq"], state["view"]["turn"]["seat"]
+            if mover in peers:
+                action = peers[mover].legal()["actions"][0]
+                peers[mover].send({"type": "action", "id": "x", "seq": seq, "action": action})
+            states = {seat: peer.state_at(seq + 1) for seat, peer in peers.items()}
+            state = states[min(peers)]
+    finally:
+        for peer in peers.values():
+            peer.close()
+
+
+@pytest.fixture(scope="module")
+def quick_rematch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A "play again" offer waits 4 s for the seats that have not accepted (60 by default)."""
+    yield from serve_app(
+        tmp_path_factory.mktemp("rematch"), COMPUTER_PAUSE="0.1", REMATCH_SECONDS="4"
+    )
+
+
+def test_play_again_says_who_it_waits_for_and_whom_it_left_out(quick_rematch: str, browser) -> None:
+    """Ann asks to play again: her page names who is not ready yet (Bob). Bob lets the offer
+    run out: the next game starts without him, and his page says why he now watches."""
+    server = quick_rematch
+    made = http_json(
+        "POST", server + "/api/rooms", {"variant": "cards", "name": "Ann", "computers": ["easy"]}
+    )
+    code = made["code"]
+    bob = http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Bob"})
+    http_json("POST", f"{server}/api/rooms/{code}/start", {}, made["host_token"])
+    ann = seated_phone(browser, server, made)
+    bob_page = seated_phone(browser, server, {"code": code, "url": made["url"], **bob})
+    # Bob reads the chat, at the foot of his phone's page, when the game ends: its result
+    # is brought into his sight.
+    bob_page.wait_for_selector("[data-testid=turn-status][data-seat]")
+    bob_page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    _play_out(server, code, {0: made["token"], bob["seat"]: bob["token"]})
+    bob_page.wait_for_selector("[data-testid=result-banner]:not([hidden])")
+    wait_for_js(
+        bob_page,
+        "() => { const b = document.querySelector('[data-testid=result-banner]')"
+        ".getBoundingClientRect(); return b.top > -2 && b.bottom <= innerHeight }",
+    )
+    for page in (ann, bob_page):
+        page.wait_for_selector("[data-testid=play-again]")
+    ann.click("[data-testid=play-again]")
+    ann.wait_for_selector("[data-testid=rematch-waiting]")
+    assert ann.text_content("[data-testid=rematch-waiting]") == " Waiting for Bob."
+    bob_page.wait_for_selector("[data-testid=seat-notice]:not([hidden])", timeout=20000)
+    assert bob_page.text_content("[data-testid=seat-notice]") == (
+        "“Play again” went on without you: you had not accepted it in time. You are watching."
+    )
+    # the next game's first state came after it and did not take it away
+    bob_page.wait_for_selector("[data-testid=turn-status][data-seat]")
+    assert bob_page.is_visible("[data-testid=seat-notice]")
+    room = http_json("GET", f"{server}/api/rooms/{code}")
+    assert [s["name"] for s in room["seats"]] == ["Ann", "Computer (easy)"]
+    ann.context.close()
+    bob_page.context.close()

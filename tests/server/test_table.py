@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.rooms import table
 from tests.server.helpers import act, hello, legal, receive_until
 
 
@@ -204,7 +203,7 @@ def test_a_game_of_computer_players_only(client: TestClient, variant: str) -> No
 def test_play_again_frees_the_seat_that_does_not_accept(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(table, "REMATCH_SECONDS", 0.3)
+    monkeypatch.setattr(client.app.state.service, "rematch_seconds", 0.3)  # type: ignore[attr-defined]
     made = create(client, name="Ann", computers=["easy"])
     code = made["code"]
     bob = join(client, code, "Bob")
@@ -287,7 +286,7 @@ def test_a_room_opened_again_shows_no_game(
 ) -> None:
     """Too few accepted "play again": the room is a lobby again, and a page that says
     hello there is sent no state of the game that was before."""
-    monkeypatch.setattr(table, "REMATCH_SECONDS", 0.3)
+    monkeypatch.setattr(client.app.state.service, "rematch_seconds", 0.3)  # type: ignore[attr-defined]
     made = create(client, name="Ann")
     code = made["code"]
     join(client, code, "Bob")

@@ -1,0 +1,59 @@
+/**
+ * What a screen reader hears of a game: one polite live region, written only with news.
+ *
+ * The turn line is drawn again at every redraw (its children replaced), and a live region
+ * reads a replaced text again even when it says the same: a screen reader heard each turn
+ * twice. And the other players' moves were said only in the move list, which is no live
+ * region: "Bob is inserting the spare tile" was all one heard of Bob's turn. So the turn
+ * line is watched, not live itself, and the announcer says its text when it changed,
+ * after the move that changed it ("Bob pushed row 3 from the left, moved to c4 — Your
+ * turn: …").
+ */
+
+/** @param {string} text */
+function squeeze(text) {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+export class Announcer {
+  /**
+   * @param {HTMLElement} region the live region (visually hidden, `aria-live="polite"`)
+   * @param {HTMLElement} status the turn line it reads when its words change
+   */
+  constructor(region, status) {
+    this.region = region;
+    this.status = status;
+    /** @type {string[]} moves to say before the turn line */
+    this.moves = [];
+    this.said = "";
+    this.pending = false;
+    new MutationObserver(() => this.queue()).observe(status, { childList: true, subtree: true, characterData: true });
+  }
+
+  /** Another player's move, in words (said with the turn line it led to). */
+  move(text) {
+    const words = squeeze(text);
+    if (!words) return;
+    this.moves.push(words);
+    this.queue();
+  }
+
+  queue() {
+    if (this.pending) return;
+    this.pending = true;
+    // Once the redraw that is under way is done: its several changes are one news.
+    queueMicrotask(() => this.flush());
+  }
+
+  flush() {
+    this.pending = false;
+    const parts = this.moves;
+    this.moves = [];
+    const status = squeeze(this.status.textContent || "");
+    if (status && status !== this.said) {
+      this.said = status;
+      parts.push(status);
+    }
+    if (parts.length) this.region.textContent = parts.join(" — ");
+  }
+}
