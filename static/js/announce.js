@@ -30,6 +30,11 @@ export class Announcer {
     new MutationObserver(() => this.queue()).observe(status, { childList: true, subtree: true, characterData: true });
   }
 
+  /** Something only a screen reader needs told (the spare tile turned, in words). */
+  say(text) {
+    this.move(text);
+  }
+
   /** Another player's move, in words (said with the turn line it led to). */
   move(text) {
     const words = squeeze(text);

@@ -6,7 +6,8 @@
 
 import { cellName, lang, slotWords, t } from "./i18n.js";
 import { DIRECTIONS, focusNearest } from "./keyboard-focus.js";
-import { drawTile, svg } from "./tiles.js";
+import { shownName } from "./table.js";
+import { drawTile, svg, treasureName } from "./tiles.js";
 
 const C = 100;           // cell size (SVG units)
 const M = 72;            // margin around the board, for arrows and coordinates
@@ -31,6 +32,27 @@ function pushShift(side) {
 
 function inLine(row, col, side, index) {
   return side === "N" || side === "S" ? col === index : row === index;
+}
+
+/**
+ * A lit cell's name: where, and what is there (treasure, target, start, pawns).
+ * @param {any} view @param {any} ui @param {number} r @param {number} c
+ * @param {number[]|null} myHome @param {number[]|null} myPos
+ */
+function cellLabel(view, ui, r, c, myHome, myPos) {
+  const what = [];
+  const tile = view.board.tiles[r][c];
+  if (tile.treasure) {
+    const name = treasureName(tile.treasure);
+    what.push(ui.target && tile.treasure === ui.target ? t("game.cell_target", { treasure: name }) : name);
+  }
+  if (myHome && myHome[0] === r && myHome[1] === c) what.push(t("game.cell_home"));
+  if (myPos && myPos[0] === r && myPos[1] === c) what.push(t("game.cell_you"));
+  for (const p of view.players) {
+    if (p.seat !== view.you && p.pos && p.pos[0] === r && p.pos[1] === c && p.name) what.push(t("game.cell_pawn", { name: shownName(p.name) }));
+  }
+  const cell = cellName([r, c]);
+  return what.length ? t("game.move_to_what", { cell, what: what.join(", ") }) : t("game.move_to", { cell });
 }
 
 /** Activate `fn` on click, Enter and Space; make the element a focusable button. */
@@ -268,7 +290,14 @@ export class BoardView {
 
     // Cells the player may move to.
     const myPos = me !== null && view.players[me] ? view.players[me].pos : null;
-    const cellsSig = [...ui.reachable.keys()].join(";") + "|" + (myPos ? myPos.join(",") : "") + "|" + t("game.move_to", { cell: "" });
+    // Each cell's name says what is there (the picture alone does not reach a screen
+    // reader): "Move to c4: bat, your target", "Move to a1: your start".
+    const labels = new Map();
+    for (const key of ui.reachable.keys()) {
+      const [r, c] = key.split(",").map(Number);
+      labels.set(key, cellLabel(view, ui, r, c, myHome, myPos));
+    }
+    const cellsSig = [...labels].map(([key, label]) => `${key}=${label}`).join(";");
     if (cellsSig !== L.cellsSig || L.cells.childNodes.length !== ui.reachable.size) {
       L.cellsSig = cellsSig;
       const rects = [];
@@ -284,7 +313,7 @@ export class BoardView {
           svg("rect", { class: "reachable-hit", x: M + c * C, y: M + r * C, width: C, height: C }),
           svg("rect", { class: "reachable-frame", x: M + c * C + 4, y: M + r * C + 4, width: C - 8, height: C - 8, rx: 10 }),
         );
-        makeButton(rect, t("game.move_to", { cell: cellName([r, c]) }), () => this.handlers.onCell(action.to));
+        makeButton(rect, labels.get(key), () => this.handlers.onCell(action.to));
         rects.push(rect);
       }
       L.cells.replaceChildren(...rects);

@@ -59,6 +59,25 @@ export function motifName(name) {
   return t("motif." + name);
 }
 
+/**
+ * A free cell's name by a card beside it ("Place the card to the right of the owl card"):
+ * its coordinates ("at 0, -1") meant nothing to a player.
+ * @param {{pos: number[], motif: string}[]} layout
+ */
+function placeLabel(layout, x, y, links) {
+  const at = new Map(layout.map((c) => [c.pos.join(","), c]));
+  // The cell is east of a card on its left, west of one on its right, and so on.
+  const beside = [["E", x - 1, y], ["W", x + 1, y], ["S", x, y - 1], ["N", x, y + 1]];
+  for (const [side, bx, by] of beside) {
+    const card = at.get(`${bx},${by}`);
+    if (card) {
+      const where = t(`cards.where.${side}`, { motif: motifName(card.motif) });
+      return t(links ? "cards.place_beside_links" : "cards.place_beside", { where });
+    }
+  }
+  return t(links ? "cards.place_here_links" : "cards.place_here", { x, y });
+}
+
 /** A small standalone icon of a motif, for HTML panels. */
 function motifIcon(name, size = 22) {
   const label = motifName(name);
@@ -127,6 +146,8 @@ export class CardsUI extends GameUI {
     for (const hidden of [els.controls, els.event]) if (hidden) hidden.hidden = true;
     els.hand.hidden = false;
     els.board.classList.add("cards-board");
+    // A named group: unnamed, its cards' titles ran together ("chestowldagger…").
+    els.board.setAttribute("role", "group");
     els.board.setAttribute("preserveAspectRatio", "xMidYMid meet");
     // Zoom sits on the layout it zooms, as a map's does (built once: a button redrawn under
     // a finger would lose its tap; `renderZoom` only words it).
@@ -421,6 +442,7 @@ export class CardsUI extends GameUI {
     board.dataset.myTurn = this.isMyTurn() ? "true" : "false";
     board.dataset.legal = this.legal === null ? "pending" : "ready";
     board.dataset.cards = String(v.layout.length);
+    board.setAttribute("aria-label", t("cards.table"));
   }
 
   renderBoard(choices) {
@@ -481,7 +503,7 @@ export class CardsUI extends GameUI {
         cell.append(preview);
         cell.setAttribute("tabindex", "0");
         cell.setAttribute("role", "button");
-        cell.setAttribute("aria-label", t(links ? "cards.place_here_links" : "cards.place_here", { x, y }));
+        cell.setAttribute("aria-label", placeLabel(v.layout, x, y, links));
         activate(cell, () => this.act(action));
       } else if (card) {
         // A dashed square takes the card turned another way: a tap turns it to fit there

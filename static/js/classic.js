@@ -18,6 +18,7 @@ import { drawTile, eventIcon, eventName, svg, treasureIcon, treasureName } from 
  * @property {() => void} requestLegal ask for the legal actions of the current seq
  * @property {(text: string) => void} showError a refused or impossible action
  * @property {(text: string) => void} showNews something that just happened
+ * @property {(text: string) => void} [say] words for a screen reader only (the spare turned)
  * @property {(seat: number) => boolean|"away"|null} isConnected the seat's connection, if
  *   known ("away": gone longer than the room waits for a player)
  */
@@ -97,6 +98,18 @@ export class ClassicUI extends GameUI {
   rotate(step) {
     this.spareRot = (this.spareRot + step + 4) % 4;
     this.renderSpare();
+    // Turned: said, since the picture's name changing is not (a screen reader heard
+    // nothing and picked a rotation by guess).
+    if (this.ctx.say) this.ctx.say(this.spareWords());
+  }
+
+  /** The spare tile in words, as it lies now: "Spare tile: bat, paths to the top and right". */
+  spareWords() {
+    const spare = this.view.board.spare;
+    const turned = [...spare.open].map((side) => "NESW"[("NESW".indexOf(side) + this.spareRot) % 4]);
+    const sides = formatList("NESW".split("").filter((side) => turned.includes(side)).map((side) => t(`side.${side}`)));
+    const name = spare.treasure ? t("game.spare") + ": " + treasureName(spare.treasure) : t("game.spare");
+    return t("game.spare_paths", { name, sides });
   }
 
   onKey(ev) {
@@ -353,7 +366,7 @@ export class ClassicUI extends GameUI {
     el.append(tile);
     el.dataset.rotation = String(this.spareRot);
     el.dataset.open = v.board.spare.open;
-    const label = t("game.spare") + (v.board.spare.treasure ? ": " + treasureName(v.board.spare.treasure) : "");
+    const label = this.spareWords();
     el.setAttribute("aria-label", label);
     el.append(svg("title", {}, label));
     const canRotate = v.status === "playing" && !!me;

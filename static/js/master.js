@@ -144,7 +144,9 @@ export class MasterUI extends ClassicUI {
         class: "token" + (tok.value === v.lowest ? " lowest" : "") + (tok.value > 6 ? " high" : ""),
         transform: `translate(${x} ${y + 22})`, "data-testid": `token-${tok.pos[0]}-${tok.pos[1]}`, "data-value": String(tok.value),
       });
-      g.append(svg("circle", { r: 17 }), svg("text", { "text-anchor": "middle", "dominant-baseline": "central" }, String(tok.value)));
+      // Named in words; the digit alone read "1 4 2 3…" out of any context.
+      g.append(svg("title", {}, t("master.token", { value: tok.value })), svg("circle", { r: 17 }),
+        svg("text", { "text-anchor": "middle", "dominant-baseline": "central", "aria-hidden": "true" }, String(tok.value)));
       layer.append(g);
     }
     for (const [name, pos] of Object.entries(v.guardians)) {

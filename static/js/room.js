@@ -226,6 +226,9 @@ function newGameUI() {
       notSent() {
         showError(t("presence.offline_click"));
       },
+      say(text) {
+        announcer.say(text);
+      },
       isConnected(seat) {
         const s = app.room && app.room.seats.find((x) => x.seat === seat);
         // No mark (null) for a seat the computer plays for its player (who left, or is

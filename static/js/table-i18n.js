@@ -142,7 +142,7 @@ addTranslations({
     "room.start_rule": "Nur der Gastgeber startet das Spiel; ist er {s} s getrennt, darf jeder Sitzende.",
     "room.host_away_wait": "Der Gastgeber ist weg: jeder Sitzende darf in {s} s starten.",
     "room.host_away_now": "Der Gastgeber ist weg: jeder Sitzende darf jetzt starten.",
-    "room.host_panel": "Gastgeber",
+    "room.host_panel": "Einstellungen des Gastgebers",
     "room.options_title": "Optionen",
     "room.listed": "Offener Tisch (in der Lobby gezeigt)",
     "room.add_computer": "Computerspieler hinzufügen",

@@ -40,7 +40,8 @@ function symbolMark(name) {
   const g = svg("g", { class: "team-symbol" });
   g.append(svg("title", {}, t(`team.symbol.${name}`)));
   g.append(svg("circle", { cx: 50, cy: 50, r: 17, class: "symbol-bg" }));
-  g.append(svg("text", { x: 50, y: 51, "text-anchor": "middle", "dominant-baseline": "middle" }, SYMBOL_GLYPHS[name] || "?"));
+  // The glyph is a picture (its title names it): read out, it was a stray "Ξ ☾ ☄".
+  g.append(svg("text", { x: 50, y: 51, "text-anchor": "middle", "dominant-baseline": "middle", "aria-hidden": "true" }, SYMBOL_GLYPHS[name] || "?"));
   return g;
 }
 

@@ -223,3 +223,36 @@ def test_cards_by_keyboard_alone(server: str, browser: Any) -> None:
     assert page.evaluate("() => document.activeElement.id") == "board"
     assert pointer_clicks(page) == 0
     assert errors == []
+
+
+SIDES = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
+
+
+def test_the_spare_tile_is_told_in_words_as_it_turns(server: str, browser: Any) -> None:
+    """R turns the spare tile, and a screen reader hears where its paths now lead (its
+    picture's name said only "Spare tile: bat"); a keyboard's player is shown the keys."""
+    (page, other), errors = started(server, browser, "classic", {}, DESKTOP)
+    assert page.is_visible("[data-testid=keys-help]")
+    for presses in range(1, 5):
+        page.keyboard.press("r")
+        page.wait_for_selector(f"[data-testid=spare][data-rotation='{presses % 4}']")
+        opened = page.get_attribute("[data-testid=spare]", "data-open") or ""
+        turned = {"NESW"[("NESW".index(side) + presses) % 4] for side in opened}
+        label = page.get_attribute("[data-testid=spare]", "aria-label") or ""
+        assert label.startswith("Spare tile"), label
+        paths = label.split(", paths to the ", 1)[1]
+        said = {side for side, word in SIDES.items() if word in paths}
+        assert said == turned, (label, opened, presses)
+        wait_for_js(page, "(l) => document.querySelector('#announce').textContent === l", label)
+    # A lit cell's name says what is there: Ann's own square says she stands on it.
+    page.click("[data-testid^=arrow-][data-active=true] >> nth=0")
+    page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    labels = page.eval_on_selector_all(
+        "[data-testid^=cell-]", "(els) => els.map((e) => e.getAttribute('aria-label'))"
+    )
+    assert all(label.startswith("Move to ") for label in labels), labels
+    assert sum(label.endswith("you are here") for label in labels) == 1, labels
+    assert errors == []
+    other.context.close()
+    page.context.close()

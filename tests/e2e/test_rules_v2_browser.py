@@ -13,6 +13,7 @@ Screenshots (desktop 1366x900 and phone 390x844) go to $SHOTS when it is set.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +179,14 @@ def test_cards_linking_placements_are_highlighted(server: str, browser, size: st
         page.click("[data-testid=rotate-cw-card]")
     assert lit.count() >= 1
     assert page.locator(".place-cell:not(.links)").count() == 0
+    # a square is named by the card beside it, not by coordinates that mean nothing
+    named = lit.first.get_attribute("aria-label") or ""
+    assert re.fullmatch(
+        r"Place the card (to the right of|to the left of|below|above) the (chest|owl) card: "
+        r"it links two identical treasures",
+        named,
+    ), named
+    assert page.get_attribute("[data-testid=board]", "aria-label") == "The cards laid"
     shot(page, f"cards-must-link-{size}")
     linking = game.legal_actions(0)
     assert all(ENGINE.links(game.state, 0, Place.from_dict(a)) for a in linking)
