@@ -12,8 +12,10 @@ import { entryWords, eventWords } from "./movelog.js";
 addTranslations({
   en: {
     "since.title": "While you were away:",
-    "since.moves": "{n} moves were played.",
-    "since.moves.one": "{n} move was played.",
+    "since.turns": "{n} turns were played.",
+    "since.turns.one": "{n} turn was played.",
+    "since.for_you.it": "The computer played it for you.",
+    "since.for_named.it": "The computer played it for {name}.",
     "since.for_you": "The computer played {n} of them for you.",
     "since.for_you.one": "The computer played {n} of them for you.",
     "since.for_named": "The computer played {n} of them for {name}.",
@@ -28,8 +30,10 @@ addTranslations({
   },
   fr: {
     "since.title": "Pendant votre absence :",
-    "since.moves": "{n} coups ont été joués.",
-    "since.moves.one": "{n} coup a été joué.",
+    "since.turns": "{n} tours ont été joués.",
+    "since.turns.one": "{n} tour a été joué.",
+    "since.for_you.it": "L’ordinateur l’a joué pour vous.",
+    "since.for_named.it": "L’ordinateur l’a joué pour {name}.",
     "since.for_you": "L’ordinateur en a joué {n} pour vous.",
     "since.for_you.one": "L’ordinateur en a joué {n} pour vous.",
     "since.for_named": "L’ordinateur en a joué {n} pour {name}.",
@@ -44,8 +48,10 @@ addTranslations({
   },
   de: {
     "since.title": "Während du weg warst:",
-    "since.moves": "{n} Schritte wurden gespielt.",
-    "since.moves.one": "{n} Schritt wurde gespielt.",
+    "since.turns": "{n} Züge wurden gespielt.",
+    "since.turns.one": "{n} Zug wurde gespielt.",
+    "since.for_you.it": "Der Computer hat ihn für dich gespielt.",
+    "since.for_named.it": "Der Computer hat ihn für {name} gespielt.",
     "since.for_you": "Der Computer hat {n} davon für dich gespielt.",
     "since.for_you.one": "Der Computer hat {n} davon für dich gespielt.",
     "since.for_named": "Der Computer hat {n} davon für {name} gespielt.",
@@ -104,6 +110,23 @@ export function saveSeen(code, gameId, seq) {
   }
 }
 
+/**
+ * A log's entries grouped by turn: a player's moves in a row are one turn (a classic
+ * turn's push and move; a Master turn of two to five).
+ * @template {{seat: number|null}} E
+ * @param {E[]} entries
+ * @returns {{seat: number|null, moves: E[]}[]}
+ */
+function byTurns(entries) {
+  const turns = [];
+  for (const e of entries) {
+    const last = turns[turns.length - 1];
+    if (last && last.seat === e.seat) last.moves.push(e);
+    else turns.push({ seat: e.seat, moves: [e] });
+  }
+  return turns;
+}
+
 /** At most this many turns of the others, the latest, each whole, in a pass-and-play
  * turn's summary: a round of five others, with a turn to spare. (Counted in moves, a
  * round of Master, whose turns take two to five, lost whole turns and began mid-turn.) */
@@ -126,12 +149,7 @@ export function turnSummary(log, seen, seat, ctx) {
   if (!others.length) return null;
   // one line per turn: a player's moves in a row read as one sentence ("Bob pushed row 4
   // from the left, then moved to c3"), which keeps the banner short on a phone
-  const turns = [];
-  for (const e of others) {
-    const last = turns[turns.length - 1];
-    if (last && last.seat === e.seat) last.moves.push(e);
-    else turns.push({ seat: e.seat, moves: [e] });
-  }
+  const turns = byTurns(others);
   const shown = turns.slice(-MAX_TURNS);
   const words = (e) => entryWords(e.notation, { variant: ctx.variant, names: ctx.names, seat: e.seat, events: e.events || [] });
   const lines = shown.map(({ seat, moves }) => `${ctx.names(seat)} ${moves.map(words).join(t("since.then"))}.`);
@@ -154,16 +172,19 @@ export function turnSummary(log, seen, seat, ctx) {
  */
 export function sinceSummary(log, seen, seats, ctx) {
   const missed = log.filter((e) => e.seq > seen);
+  // Counted in turns, as players count: a classic turn's push and move were "2 moves".
+  const turns = byTurns(missed);
   const played = new Map();
-  for (const e of missed) {
-    if (seats.includes(e.seat) && typeof e.by === "string" && e.by.startsWith("computer:") && e.by !== "computer:seat") {
-      played.set(e.seat, (played.get(e.seat) || 0) + 1);
-    }
+  for (const turn of turns) {
+    const standIn = turn.moves.some((e) => typeof e.by === "string" && e.by.startsWith("computer:") && e.by !== "computer:seat");
+    if (seats.includes(turn.seat) && standIn) played.set(turn.seat, (played.get(turn.seat) || 0) + 1);
   }
   if (missed.length < WORTH && played.size === 0) return null;
-  const lines = [t("since.moves", { n: missed.length })];
+  const lines = [t("since.turns", { n: turns.length })];
   for (const [seat, n] of played) {
-    lines.push(ctx.single ? t("since.for_you", { n }) : t("since.for_named", { n, name: ctx.names(seat) }));
+    // "it" for the one turn there was (one seat's turns alternate with others')
+    const form = n === turns.length ? ".it" : "";
+    lines.push(ctx.single ? t(`since.for_you${form}`, { n }) : t(`since.for_named${form}`, { n, name: ctx.names(seat) }));
   }
   const told = [];
   for (const e of missed) {

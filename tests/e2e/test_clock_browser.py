@@ -217,14 +217,15 @@ def test_a_player_who_comes_back_is_told_what_happened_meanwhile(
     back.goto(url)
     back.wait_for_selector("[data-testid=since-banner]:not([hidden])")
     lines = back.locator("[data-testid=since-line]").all_text_contents()
-    assert lines[:2] == ["2 moves were played.", "The computer played 2 of them for you."], lines
+    # counted in turns, as players count (its push and move are one turn)
+    assert lines[:2] == ["1 turn was played.", "The computer played it for you."], lines
     # ...and the move log marks where those moves begin
     after_mark = back.locator("[data-testid=log-since] + [data-testid=log-entry]")
     assert after_mark.get_attribute("data-seq") == "5"
     shot(back, "since-desktop")
     back.select_option("[data-testid=lang-select]", "fr")
     lines = back.locator("[data-testid=since-line]").all_text_contents()
-    assert lines[:2] == ["2 coups ont été joués.", "L’ordinateur en a joué 2 pour vous."], lines
+    assert lines[:2] == ["1 tour a été joué.", "L’ordinateur l’a joué pour vous."], lines
     back.set_viewport_size({"width": 390, "height": 844})
     shot(back, "since-phone-fr")
     back.set_viewport_size({"width": 1366, "height": 900})
@@ -258,6 +259,7 @@ SINCE = """async () => {
     lastTwo: text(m.sinceSummary(log.slice(0, 4), 2, [0], { names, single: true })),
     four: text(m.sinceSummary(log, 2, [0], { names, single: true })),
     shared: text(m.sinceSummary(log, 4, [0, 2], { names, single: false })),
+    mixed: text(m.sinceSummary(log, 2, [2], { names, single: true })),
     ownSeat: text(m.sinceSummary(
       log.map((e) => ({ ...e, by: e.by && "computer:seat" })), 4, [2], { names, single: true })),
   };
@@ -278,13 +280,19 @@ def test_what_happened_meanwhile_in_words(server: str, browser: Any) -> None:
     summaries = got["summaries"]
     assert summaries["lastTwo"] is None  # two moves by others: the log says it already
     assert summaries["four"] == [
-        "4 moves were played.",
+        "2 turns were played.",
         "Bob found the ghost.",
     ]
     assert summaries["shared"] == [
-        "2 moves were played.",
-        "The computer played 2 of them for Cy.",
+        "1 turn was played.",
+        "The computer played it for Cy.",
     ]
+    assert summaries["mixed"] == [
+        "2 turns were played.",
+        "The computer played 1 of them for you.",
+        "Bob found the ghost.",
+    ]
+
     assert summaries["ownSeat"] is None  # a computer seat's own moves are not news
     assert got["first"] == 7 and got["none"] is None
     assert got["kept"] == ["labyrinth:seen:abc:g2", "labyrinth:seen:xyz:g1"]
