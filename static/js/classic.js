@@ -21,6 +21,7 @@ import { drawTile, eventIcon, eventName, svg, treasureIcon, treasureName } from 
  * @property {(text: string) => void} [say] words for a screen reader only (the spare turned)
  * @property {(seat: number) => boolean|"away"|null} isConnected the seat's connection, if
  *   known ("away": gone longer than the room waits for a player)
+ * @property {(on: boolean) => void} [sending] an action sent is still unanswered after a blink
  */
 
 export class ClassicUI extends GameUI {

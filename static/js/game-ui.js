@@ -5,6 +5,10 @@
  * `render()` and its own `legal` handling.
  */
 
+/** How long an action may go unanswered before the page says it is on its way: a round trip
+ * on a good connection is well under it, so the word never flickers there. */
+const SENDING_AFTER_MS = 400;
+
 export class GameUI {
   /** The viewer's own player entry in the view shown, or null for a spectator. */
   me() {
@@ -94,6 +98,14 @@ export class GameUI {
   clearPending() {
     this.pending = false;
     clearTimeout(this.pendingTimer);
+    this.showSending(false);
+  }
+
+  /** The page's "Sending…": the clicked arrow went dark, and on a slow network nothing else
+   * said that the click was taken (a second click is ignored meanwhile). */
+  showSending(on) {
+    clearTimeout(this.sendingTimer);
+    if (this.ctx && this.ctx.sending) this.ctx.sending(on);
   }
 
   /** Send an action once; further clicks wait for the answer (or 5 s, if none comes). */
@@ -107,9 +119,14 @@ export class GameUI {
     this.pending = true;
     clearTimeout(this.pendingTimer);
     this.pendingTimer = setTimeout(() => {
-      this.pending = false;
+      this.clearPending();
       this.render({});
     }, 5000);
+    // an answer within a blink needs no word; one that takes longer is waited for in sight
+    clearTimeout(this.sendingTimer);
+    this.sendingTimer = setTimeout(() => {
+      if (this.pending) this.showSending(true);
+    }, SENDING_AFTER_MS);
     this.render({});
   }
 }

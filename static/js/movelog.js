@@ -66,6 +66,7 @@ const TEXT = {
     "ev.swapped": "{name} swapped places with {other}",
     "ev.picked": "{name} picked a card",
     "ev.moved": "{name} moved from {from} to {to}",
+    "ev.stayed": "{name} stayed at {to}",
     "ev.moved_wall": "{name} moved from {from} to {to} through a wall",
     "ev.pushed": "the tile went into {slot}",
     "ev.carried": "{names} rode along to {cell}",
@@ -163,6 +164,7 @@ const TEXT = {
     "ev.swapped": "{name} a échangé sa place avec {other}",
     "ev.picked": "{name} a choisi une carte",
     "ev.moved": "{name} a rejoint {to} depuis {from}",
+    "ev.stayed": "{name} n’a pas bougé ({to})",
     "ev.moved_wall": "{name} a rejoint {to} depuis {from} à travers un mur",
     "ev.pushed": "la plaque est entrée dans {slot}",
     "ev.carried": "{names} emporté(s) en {cell}",
@@ -260,6 +262,7 @@ const TEXT = {
     "ev.swapped": "{name} tauschte den Platz mit {other}",
     "ev.picked": "{name} wählte eine Karte",
     "ev.moved": "{name} zog von {from} nach {to}",
+    "ev.stayed": "{name} blieb auf {to}",
     "ev.moved_wall": "{name} zog von {from} durch eine Wand nach {to}",
     "ev.pushed": "die Karte wurde in {slot} eingeschoben",
     "ev.carried": "{names} mitgeschoben nach {cell}",
@@ -455,6 +458,7 @@ export function eventWords(ev, ctx = {}) {
     case "declined": return t("ev.declined", { name });
     case "moved":
       if (ev.spell) return t("ev.moved_spell", { name, from: cellOf(ev.from), to: cellOf(ev.to), spell: t(`spell.${ev.spell}`) });
+      if (isStay(ev)) return t("ev.stayed", { name, to: cellOf(ev.to) });
       return t(ev.wall ? "ev.moved_wall" : "ev.moved", { name, from: cellOf(ev.from), to: cellOf(ev.to) });
     case "found": return t("ev.found", { name, treasure: treasureName(ev.treasure) });
     case "target":

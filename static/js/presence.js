@@ -16,6 +16,8 @@ addTranslations({
     "presence.back": "{name} is back",
     "presence.offline": "You are offline — reconnecting… Nothing you do is sent until the connection is back.",
     "presence.offline_click": "Not sent: you are offline. Wait until the connection is back.",
+    "presence.server_lost": "The connection to the game was lost — reconnecting… Nothing you do is sent until it is back.",
+    "presence.server_lost_click": "Not sent: the connection to the game is down. Wait until it is back.",
   },
   fr: {
     "presence.reconnecting": "reconnexion…",
@@ -25,6 +27,8 @@ addTranslations({
     "presence.back": "{name} est de retour",
     "presence.offline": "Vous êtes hors ligne — reconnexion… Rien n’est envoyé tant que la connexion n’est pas revenue.",
     "presence.offline_click": "Non envoyé : vous êtes hors ligne. Attendez le retour de la connexion.",
+    "presence.server_lost": "La connexion à la partie est perdue — reconnexion… Rien n’est envoyé tant qu’elle n’est pas revenue.",
+    "presence.server_lost_click": "Non envoyé : la connexion à la partie est coupée. Attendez son retour.",
   },
   de: {
     "presence.reconnecting": "verbindet neu…",
@@ -34,6 +38,8 @@ addTranslations({
     "presence.back": "{name} ist zurück",
     "presence.offline": "Du bist offline — verbinde neu… Nichts wird gesendet, bis die Verbindung zurück ist.",
     "presence.offline_click": "Nicht gesendet: du bist offline. Warte, bis die Verbindung zurück ist.",
+    "presence.server_lost": "Die Verbindung zum Spiel ist unterbrochen — verbinde neu… Nichts wird gesendet, bis sie zurück ist.",
+    "presence.server_lost_click": "Nicht gesendet: die Verbindung zum Spiel ist unterbrochen. Warte, bis sie zurück ist.",
   },
 });
 
@@ -81,4 +87,16 @@ export function presenceNews(before, after, own) {
     out.push(t(s.connected ? "presence.back" : "presence.left", { name: s.name }));
   }
   return out;
+}
+
+/**
+ * What one's own lost connection is called: "offline" only when the browser says its network
+ * is gone; a server that restarts or a link that dropped is the game's connection, and
+ * "you are offline" sent a player with a working network to check their Wi-Fi.
+ * @param {boolean} [click] the words for an action that was not sent
+ */
+export function lostWords(click = false) {
+  const offline = typeof navigator !== "undefined" && navigator.onLine === false;
+  const key = offline ? "presence.offline" : "presence.server_lost";
+  return t(click ? `${key}_click` : key);
 }

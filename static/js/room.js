@@ -15,7 +15,7 @@ import { byId, colorDot, flash, h, unflash } from "./dom.js";
 import { ClockView, clockWords, setServerNow } from "./clock.js";
 import { FocusKeeper } from "./keyboard-focus.js";
 import { askNotifications, canAskNotifications, isMuted, setMuted, TurnNotifier } from "./notify.js";
-import { connMark, presenceNews } from "./presence.js";
+import { connMark, lostWords, presenceNews } from "./presence.js";
 import { formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { hasSecrets, loadLocalSeats, LocalSeatsSocket } from "./local-seats.js";
 import { PassShield } from "./pass-shield.js";
@@ -43,6 +43,7 @@ const els = {
   variantName: byId("variant-name"),
   conn: byId("conn-status"),
   spectators: byId("spectator-count"),
+  keysHelp: byId("controls").querySelector(".keys-help"),
   youWatch: byId("you-watch"),
   lobbyHelp: byId("lobby-help"),
   seats: byId("seat-list"),
@@ -82,6 +83,7 @@ const els = {
   back: byId("back-button"),
   leave: byId("leave-button"),
   offline: byId("offline-banner"),
+  sending: byId("sending"),
 };
 
 const app = {
@@ -224,7 +226,10 @@ function newGameUI() {
         if (els.news.textContent === text) unflash(els.news);
       },
       notSent() {
-        showError(t("presence.offline_click"));
+        showError(lostWords(true));
+      },
+      sending(on) {
+        els.sending.hidden = !on;
       },
       say(text) {
         announcer.say(text);
@@ -684,6 +689,8 @@ function renderSpectators() {
   // Someone who came by the link of a game under way sees the players' questions ("Play
   // the matching card for a coin?") in the turn's line: the header says whose they are.
   els.youWatch.hidden = !watchesOnly() || app.room.status === "lobby";
+  // The keys move a player's spare tile: a watcher has none to move.
+  els.keysHelp.hidden = watchesOnly();
   renderChatNote();
 }
 
@@ -959,7 +966,7 @@ function renderConn(status) {
   if (status === "online") app.wasOnline = true;
   const banner = els.offline;
   banner.hidden = !(app.wasOnline && (status === "offline" || status === "connecting"));
-  banner.textContent = t("presence.offline");
+  banner.textContent = lostWords();
   page.dataset.conn = status;
 }
 

@@ -317,9 +317,10 @@ def test_a_rules_index_and_a_notation_legend_on_every_rules_page(
 RECORD_SOCKETS = """(() => {
   const Native = window.WebSocket;
   window.__sockets = [];
+  // window.__refuse: the server is down (a port where nobody listens), the network up
   window.WebSocket = class extends Native {
-    constructor(...args) {
-      super(...args);
+    constructor(url, ...rest) {
+      super(window.__refuse ? "ws://127.0.0.1:9/" : url, ...rest);
       window.__sockets.push(this);
     }
   };
@@ -349,19 +350,82 @@ def test_connection_state_in_words(server: str, browser: Any, tmp_path: Path) ->
     assert news.is_visible() and "Chloé left" in news.text_content()
     a.screenshot(path=str(tmp_path / "player-left.png"))
 
+    # The server goes away while Alice's network stays: the banner says the game's
+    # connection was lost, not that she is offline (she would check her Wi-Fi)
+    a.evaluate("() => { window.__refuse = true; window.__sockets.forEach((s) => s.close()); }")
+    banner = a.locator("[data-testid=offline-banner]")
+    banner.wait_for(state="visible")
+    assert "connection to the game was lost" in banner.text_content()
+    assert "offline" not in banner.text_content()
+    a.locator("[data-testid^=arrow-][data-active=true]").first.click()
+    toast = a.locator("[data-testid=error-toast]")
+    assert toast.is_visible() and "connection to the game is down" in toast.text_content()
+    a.evaluate("() => { window.__refuse = false; }")
+    banner.wait_for(state="hidden", timeout=20000)
+    a.wait_for_selector("[data-testid=board][data-legal=ready]")
+
     # Alice's own connection goes: a banner says so, and a click on an arrow explains
     ctx_a.set_offline(True)
     a.evaluate("() => window.__sockets.forEach((s) => s.close())")
-    banner = a.locator("[data-testid=offline-banner]")
     banner.wait_for(state="visible")
     assert "offline" in banner.text_content()
     a.locator("[data-testid^=arrow-][data-active=true]").first.click()
-    toast = a.locator("[data-testid=error-toast]")
     assert toast.is_visible() and "offline" in toast.text_content()
     a.screenshot(path=str(tmp_path / "offline.png"))
     ctx_a.set_offline(False)
     banner.wait_for(state="hidden", timeout=20000)
     ctx_a.close()
+
+
+SLOW_ACTIONS = """(() => {
+  // window.__slow: an action reaches the server 1.5 s late (a slow mobile network)
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    const late = window.__slow && String(data).includes('"type":"action"');
+    if (late) setTimeout(() => send.call(this, data), 1500);
+    else send.call(this, data);
+  };
+})();"""
+
+
+def test_an_action_on_a_slow_network_is_seen_on_its_way(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    """A click whose answer takes long says "Sending…" over the board (the arrows go dark and
+    nothing else moves until the state comes); a quick answer never shows it. A spectator
+    is not told which keys turn a spare tile that is not theirs."""
+    room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
+    url = server + room["url"]
+    ctx_a = browser.new_context(**DESKTOP)
+    ctx_a.add_init_script(SLOW_ACTIONS)
+    ctx_b = browser.new_context(**DESKTOP)
+    ctx_a.set_default_timeout(15000)
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    join_room(a, url, "Alice", 0)
+    join_room(b, url, "Bob", 1)
+    a.click("[data-testid=start-button]")
+    a.wait_for_selector("[data-testid=board][data-legal=ready]")
+    sending = a.locator("[data-testid=sending]")
+    assert sending.is_hidden()
+    assert a.locator("[data-testid=keys-help]").is_visible()
+
+    a.evaluate("() => { window.__slow = true; }")
+    a.locator("[data-testid^=arrow-][data-active=true]").first.click()
+    sending.wait_for(state="visible", timeout=1400)
+    assert sending.text_content().strip() == "Sending…"
+    a.screenshot(path=str(tmp_path / "sending.png"))
+    a.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+    sending.wait_for(state="hidden")
+
+    # a watcher sees the spare tile, not the keys that turn it
+    ctx_c = browser.new_context(**DESKTOP)
+    c = ctx_c.new_page()
+    c.goto(url)
+    c.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+    assert c.locator("[data-testid=spare]").is_visible()
+    assert c.locator("[data-testid=keys-help]").is_hidden()
+    for ctx in (ctx_a, ctx_b, ctx_c):
+        ctx.close()
 
 
 def test_team_spells_say_their_state(server: str, browser: Any, tmp_path: Path) -> None:

@@ -7,7 +7,8 @@ player who looked away (or was away) reads there what the panel, which shows onl
 latest card, no longer says.
 
 A pawn that stays put: the notation of a move is the cell it ends on, so "moved to c3" said
-of a pawn that never left c3; its `moved` event (from = to) says it stayed."""
+of a pawn that never left c3; its `moved` event (from = to) says it stayed, in the entry
+and in the event's own line."""
 
 from __future__ import annotations
 
@@ -113,11 +114,13 @@ def test_each_page_of_the_book_is_in_the_move_log(server: str, browser: Any) -> 
 
 STAY = """async ([lines, lang]) => {
   const { setLanguage } = await import("/static/js/i18n.js");
-  const { entryWords } = await import("/static/js/movelog.js");
+  const { entryWords, eventWords } = await import("/static/js/movelog.js");
   setLanguage(lang);
   const names = (s) => ["Ann", "Bob"][s];
-  return lines.map(([notation, seat, events]) =>
-    entryWords(notation, { variant: "classic", names, seat, events }));
+  return lines.map(([notation, seat, events]) => ({
+    entry: entryWords(notation, { variant: "classic", names, seat, events }),
+    moved: eventWords(events.find((e) => e.type === "moved"), { names }),
+  }));
 }"""
 
 
@@ -148,7 +151,13 @@ def test_a_pawn_that_stays_put_is_said_to_stay(server: str, browser: Any) -> Non
     english = page.evaluate(STAY, [[list(stay), list(went)], "en"])
     french = page.evaluate(STAY, [[list(stay), list(went)], "fr"])
     page.close()
-    assert english[0].startswith(f"stayed at {stay[0]}"), english
-    assert english[1].startswith(f"moved to {went[0]}"), english
-    assert french[0].startswith(f"n’a pas bougé ({stay[0]})"), french
-    assert french[1].startswith(f"a rejoint {went[0]}"), french
+    assert english[0]["entry"].startswith(f"stayed at {stay[0]}"), english
+    assert english[1]["entry"].startswith(f"moved to {went[0]}"), english
+    assert french[0]["entry"].startswith(f"n’a pas bougé ({stay[0]})"), french
+    assert french[1]["entry"].startswith(f"a rejoint {went[0]}"), french
+    # the event's own line (the move's details, a replay's panel) says so too: "moved from
+    # e3 to e3" read as a slip of the server's
+    stayer, goer = ["Ann", "Bob"][stay[1]], ["Ann", "Bob"][went[1]]
+    assert english[0]["moved"] == f"{stayer} stayed at {stay[0]}", english
+    assert english[1]["moved"].startswith(f"{goer} moved from "), english
+    assert french[0]["moved"] == f"{stayer} n’a pas bougé ({stay[0]})", french

@@ -176,15 +176,46 @@ def test_the_key_help_is_for_a_keyboard(server: str, browser: Any) -> None:
     on a desktop only."""
     game_id, _ = import_game(server)
     phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    # a narrow window is laid out as a phone's, and taken for one
+    narrow = {"viewport": {"width": 600, "height": 900}}
     shown = {}
-    for name, args in (("desktop", CHROMIUM_ARGS), ("phone", phone)):
+    for name, args in (("desktop", CHROMIUM_ARGS), ("phone", phone), ("narrow", narrow)):
         context = browser.new_context(**args)
         page = context.new_page()
         page.goto(f"{server}/replay/{game_id}")
         page.wait_for_selector('#replay-page[data-state="ready"]')
         shown[name] = page.is_visible('[data-testid="replay-keys"]')
         context.close()
-    assert shown == {"desktop": True, "phone": False}
+    assert shown == {"desktop": True, "phone": False, "narrow": False}
+
+
+CLIPPED = """() => [...document.querySelectorAll('[data-testid="replay-move"] .log-text')]
+  .filter((t) => t.scrollHeight > t.clientHeight + 1)
+  .map((t) => Number(t.closest("li").dataset.step))"""
+
+
+def test_the_current_move_is_read_whole(server: str, browser: Any) -> None:
+    """The list shows two lines of each move's words (hundreds of entries of one height);
+    the move on the board is shown whole, where a phone has no hover to read its title."""
+    game_id, _ = import_game(server, events=True)
+    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    context = browser.new_context(**phone)
+    page = context.new_page()
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    clipped = page.evaluate(CLIPPED)
+    assert clipped, "no move's words are cut in the list: the test shows nothing"
+    step = clipped[0]
+    page.locator(f'[data-testid="replay-move"][data-step="{step}"] button').click()
+    assert current_entry(page) == step
+    assert step not in page.evaluate(CLIPPED)
+    # the others keep their height
+    heights = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="replay-move"]:not(.current)')]
+             .map((e) => e.offsetHeight)"""
+    )
+    assert len(set(heights)) == 1, set(heights)
+    context.close()
 
 
 def test_each_move_is_dotted_in_its_players_colour(server: str, browser: Any) -> None:
