@@ -376,12 +376,16 @@ class RoomService:
             live = LiveGame.load(game, await self._db(self.repo.actions, game.id, 0))
         return {"seq": live.seq, "view": live.game.view(None)}
 
-    async def watching(self, code: str) -> int:
-        """Spectators of a room over every process: the lobby's "watching"."""
+    async def presence_counts(self, code: str) -> tuple[int, int]:
+        """The seated players connected to a room and its spectators, over every process:
+        the lobby's "watching", and whether anyone is at the table (a game whose players
+        all went is frozen until one comes back, however many watch it)."""
         room = self.rooms.get(code)
         if room is None:
-            return (await self.presence.merged(code, set(), 0))[1]
-        return (await self._presence(room))[1]
+            seats, spectators = await self.presence.merged(code, set(), 0)
+        else:
+            seats, spectators = await self._presence(room)
+        return len(seats), spectators
 
     async def _status(self, room: RoomLive) -> str:
         record = room.record

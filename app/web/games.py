@@ -74,9 +74,11 @@ def _cutoff(request: Request) -> datetime:
     return datetime.now(UTC) - timedelta(seconds=request.app.state.settings.adjourn_after)
 
 
-async def watching(service: RoomService, room_code: str | None) -> int:
-    """Spectators of the game's room, over every server process."""
-    return 0 if room_code is None else await service.watching(room_code)
+async def presence(service: RoomService, room_code: str | None) -> dict[str, int]:
+    """A live game's `watching` (its room's spectators) and `at_table` (its seated players
+    connected), over every server process."""
+    players, spectators = (0, 0) if room_code is None else await service.presence_counts(room_code)
+    return {"watching": spectators, "at_table": players}
 
 
 @router.get("/games")
@@ -104,7 +106,7 @@ async def list_games(
             log.exception("a game cannot be listed", extra={"game": game.id})
             continue
         if game.status == "live":
-            entry["watching"] = await watching(service, game.room_code)
+            entry |= await presence(service, game.room_code)
             entry["adjourned"] = adjourned(game, request)
         entries.append(entry)
     following = offset + len(games)
@@ -141,7 +143,7 @@ async def get_game(game_id: str, request: Request, repo: Repo, service: Service)
     if game.status == "finished":
         body["seed"] = game.seed
     else:
-        body["watching"] = await watching(service, game.room_code)
+        body |= await presence(service, game.room_code)
         body["adjourned"] = adjourned(game, request)
     return body
 

@@ -184,14 +184,18 @@ function renderLive() {
   els.live.replaceChildren();
   const games = lists.live || [];
   for (const g of games) {
-    els.live.append(h("li", { class: "game-item", "data-testid": "live-game" },
+    // A game whose players all went stays listed until it is adjourned: said, so "Watch"
+    // does not open a frozen table unawares (`at_table` is absent from an older server).
+    const away = g.at_table === 0;
+    els.live.append(h("li", { class: "game-item" + (away ? " players-away" : ""), "data-testid": "live-game" },
       g.room ? h("a", { class: "thumb", href: `/r/${encodeURIComponent(g.room)}`, "data-thumb": g.room, "data-testid": "live-thumb", "aria-hidden": "true", tabindex: "-1" }) : null,
       h("div", { class: "game-main" },
         h("span", { class: "game-players", title: formatList(playerNames(g)) }, formatList(playerNames(g))),
         h("span", { class: "game-meta" },
           variantLabel(g.variant), " · ", lengthText(g),
           g.started_at ? " · " + t("lobby.started", { date: formatDate(g.started_at) }) : "",
-          " · ", h("span", { class: "watching", "data-testid": "watching" }, t("lobby.watching", { n: g.watching ?? 0 })))),
+          " · ", h("span", { class: "watching", "data-testid": "watching" }, t("lobby.watching", { n: g.watching ?? 0 })),
+          away ? h("span", { class: "away-note", "data-testid": "players-away" }, " · ", t("lobby.nobody_at_table")) : null)),
       h("a", { class: "button", href: `/r/${encodeURIComponent(g.room)}` }, t("lobby.watch"))));
   }
   els.liveEmpty.hidden = games.length > 0;

@@ -583,7 +583,22 @@ def test_live_games_show_a_live_board(fresh_server: str, browser: Any, tmp_path:
         meta = lobby.locator("[data-testid=live-game] .game-meta").first
         meta.wait_for()
         assert re.search(rf"(^|· ){words}( ·|$)", meta.text_content()), meta.text_content()
+    # while they are at the table nothing is said of them; once both went, the list says
+    # so (the game stays listed until it is adjourned, and "Watch" opens a frozen table)
+    away = lobby.locator("[data-testid=live-game] [data-testid=players-away]")
+    assert away.count() == 0
     assert errors == []
+    a.context.close()
+    _b.context.close()
+    lobby.select_option("[data-testid=lang-select]", "en")
+    for _ in range(20):
+        lobby.reload()
+        lobby.locator("[data-testid=live-game] .game-meta").first.wait_for()
+        if away.count():
+            break
+        lobby.wait_for_timeout(250)
+    assert away.first.text_content() == " · the players are away"
+    lobby.screenshot(path=str(tmp_path / "lobby-away.png"))
 
 
 def test_a_decision_with_one_answer_is_not_asked(server: str, browser: Any) -> None:

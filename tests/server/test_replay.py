@@ -25,6 +25,7 @@ from app.rules import Game, get_engine
 from tests.server.helpers import (
     check_patched_replay,
     greedy_record,
+    hello,
     make_room,
     play_whole_game,
     start,
@@ -103,6 +104,35 @@ def test_replay_of_a_live_game_is_refused(client: TestClient) -> None:
     assert client.post("/api/games/nope/verify").status_code == 404
     live = client.get(f"/api/games/{game_id}").json()
     assert live["watching"] == 0 and "seed" not in live
+    assert live["at_table"] == 0
+
+
+def test_a_live_game_says_whether_anyone_is_at_its_table(client: TestClient) -> None:
+    """A game whose players all went stays in the live list until it is adjourned: the
+    lobby says nobody is at its table (whoever watches it), so a stranger's "Watch" does
+    not open a frozen game unawares."""
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    game_id = start(client, code, tokens[0])
+
+    def listed() -> dict[str, Any]:
+        games = client.get("/api/games", params={"status": "live"}).json()["games"]
+        entry = next(g for g in games if g["id"] == game_id)
+        alone = client.get(f"/api/games/{game_id}").json()
+        assert (alone["at_table"], alone["watching"]) == (entry["at_table"], entry["watching"])
+        return entry
+
+    assert (listed()["at_table"], listed()["watching"]) == (0, 0)
+    with (
+        client.websocket_connect(f"/ws/{code}") as ann,
+        client.websocket_connect(f"/ws/{code}") as spy,
+    ):
+        hello(ann, tokens[0])
+        hello(spy, None)
+        assert (listed()["at_table"], listed()["watching"]) == (1, 1)
+        with client.websocket_connect(f"/ws/{code}") as bob:
+            hello(bob, tokens[1])
+            assert listed()["at_table"] == 2
+    assert (listed()["at_table"], listed()["watching"]) == (0, 0)
 
 
 def test_import_a_valid_record_then_it_replays(client: TestClient) -> None:
