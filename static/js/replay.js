@@ -176,7 +176,8 @@ function names() {
 function secretValue(value) {
   const items = Array.isArray(value) ? value : [value];
   const out = h("span", { class: "secret-value" });
-  if (!items.length) out.append(h("span", { class: "muted" }, "—"));
+  // "Hand —" read as a value missing from the record; an empty hand or pile is a fact
+  if (!items.length) out.append(h("span", { class: "muted", "data-empty": "" }, t("replay.empty")));
   for (const item of items) {
     if (typeof item === "string" && TREASURE_SET.has(item)) out.append(treasureIcon(item, 24));
     else if (item === null) out.append(h("span", { class: "muted" }, t("replay.none")));

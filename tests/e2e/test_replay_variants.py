@@ -163,6 +163,10 @@ def test_keyboard_steps_through_a_variant_replay(
     else:
         for seat in result["winners"]:
             assert record["players"][seat] in banner.inner_text()
+    if case.secret == "hand":
+        # the final duel spends every card: an empty hand is said to be empty, not "—"
+        secrets = page.inner_text('[data-testid="replay-secrets"]')
+        assert "—" not in secrets and "empty" in secrets, secrets
     page.keyboard.press("ArrowRight")  # already at the end: stays
     assert at(page) == last
     page.keyboard.press("Home")
