@@ -567,6 +567,7 @@ const en = {
 
   "rules.treasures": "The 24 treasures",
   "rules.objects": "12 objects, on the fixed tiles",
+  "rules.on_this_page": "On this page",
   "rules.creatures": "12 creatures, on loose tiles",
   "rules.title": "Rules: {game}",
   "rules.index": "Rules of the games",
@@ -1131,6 +1132,7 @@ const fr = {
 
   "rules.treasures": "Les 24 trésors",
   "rules.objects": "12 objets, sur les plaques fixes",
+  "rules.on_this_page": "Sur cette page",
   "rules.creatures": "12 créatures, sur des plaques mobiles",
   "rules.title": "Règles : {game}",
   "rules.index": "Règles des jeux",
@@ -1692,6 +1694,7 @@ const de = {
 
   "rules.treasures": "Die 24 Schätze",
   "rules.objects": "12 Gegenstände, auf den festen Gängen",
+  "rules.on_this_page": "Auf dieser Seite",
   "rules.creatures": "12 Wesen, auf losen Karten",
   "rules.title": "Regeln: {game}",
   "rules.index": "Spielregeln",

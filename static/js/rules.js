@@ -36,9 +36,42 @@ function render() {
   for (const slot of document.querySelectorAll(".event-glyph[data-event]")) {
     slot.replaceChildren(eventIcon(slot.dataset.event, 32));
   }
+  renderContents();
+}
+
+/**
+ * "On this page": a link to each section of the language shown, under the introduction. A
+ * page of nine sections on a phone is some twenty screens: a player who came for the
+ * event variant or the notation scrolled past everything else to find it.
+ */
+function renderContents() {
+  const page = document.querySelector(".rules-page");
+  if (!page) return;
+  for (const old of page.querySelectorAll(".rules-toc")) old.remove();
+  const shown = page.querySelector("[data-lang-block]:not([hidden])");
+  const intro = shown && shown.querySelector("section");
+  if (!intro) return;
+  const headings = [...page.querySelectorAll("h2")].filter((el) => !el.closest("[hidden]"));
+  for (const el of page.querySelectorAll("h2[data-toc]")) el.removeAttribute("id");
+  const items = headings.map((el, i) => {
+    // an id of the page's own (the legend's, for aria-labelledby) is kept
+    if (!el.id) {
+      el.id = `section-${i + 1}`;
+      el.dataset.toc = "";
+    }
+    return h("li", {}, h("a", { href: `#${el.id}` }, el.textContent));
+  });
+  intro.after(h("nav", { class: "card rules-toc", "data-testid": "rules-toc", "aria-labelledby": "rules-toc-title" },
+    h("h2", { id: "rules-toc-title" }, t("rules.on_this_page")),
+    h("ol", {}, ...items)));
 }
 
 initI18n();
 ensureSprite();
 render();
 onLanguageChange(render);
+// A link to a section (`/rules/classic#section-5`) arrived before its id was given.
+if (location.hash) {
+  const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (target) target.scrollIntoView();
+}

@@ -310,8 +310,32 @@ def test_a_rules_index_and_a_notation_legend_on_every_rules_page(
         assert figures.count() >= 7
         assert page.locator("[data-testid=rules-pictures] .tile .tile-wall").count() >= 20
         page.screenshot(path=str(tmp_path / f"rules-{variant}.png"), full_page=True)
+        # "On this page" links every section shown, the notation's legend last
+        toc = page.locator("[data-testid=rules-toc] a")
+        shown = page.locator("article h2:visible")
+        assert toc.count() == shown.count() - 1 >= 5, variant  # all but its own heading
+        targets = [toc.nth(i).get_attribute("href") for i in range(toc.count())]
+        assert targets[-1] == "#notation-title"
+        for href in targets:
+            assert page.locator(href).is_visible(), (variant, href)
+        toc.last.click()
+        assert page.locator("#notation-title").evaluate(
+            "(el) => el.getBoundingClientRect().top < window.innerHeight"
+        )
     page.select_option("#lang-select", "de")
     assert page.text_content("[data-testid=notation-legend] h2") == "Zugnotation"
+    contents = page.locator("[data-testid=rules-toc]")
+    assert contents.locator("h2").text_content() == "Auf dieser Seite"
+    assert "Zugnotation" in contents.text_content()
+    assert (
+        contents.locator("a").first.text_content()
+        == page.locator("[data-lang-block=de] section h2").first.text_content()
+    )
+    # a link to a section opens the page at it
+    page.goto(f"{server}/rules/classic#section-4")
+    assert page.locator("#section-4").evaluate(
+        "(el) => Math.abs(el.getBoundingClientRect().top) < 40"
+    )
 
 
 RECORD_SOCKETS = """(() => {
