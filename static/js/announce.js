@@ -15,6 +15,24 @@ function squeeze(text) {
   return text.replace(/\s+/g, " ").trim();
 }
 
+/**
+ * The turn line in words, one piece per part: its parts (whose turn, the moves left, an
+ * event's chip) sit side by side with no space between, and its text ran them together
+ * ("Your turnMoves 0/1"). A picture's title inside a part is left out: the part says it.
+ * @param {HTMLElement} status
+ */
+export function statusWords(status) {
+  const parts = [];
+  for (const child of status.children) {
+    if (child.getAttribute("aria-hidden") === "true" || child.namespaceURI === "http://www.w3.org/2000/svg") continue;
+    const copy = /** @type {HTMLElement} */ (child.cloneNode(true));
+    for (const drop of copy.querySelectorAll("svg, [aria-hidden=true]")) drop.remove();
+    const words = squeeze(copy.textContent || "");
+    if (words) parts.push(words);
+  }
+  return parts.join(", ");
+}
+
 export class Announcer {
   /**
    * @param {HTMLElement} region the live region (visually hidden, `aria-live="polite"`)
@@ -54,7 +72,7 @@ export class Announcer {
     this.pending = false;
     const parts = this.moves;
     this.moves = [];
-    const status = squeeze(this.status.textContent || "");
+    const status = statusWords(this.status);
     if (status && status !== this.said) {
       this.said = status;
       parts.push(status);

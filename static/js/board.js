@@ -35,7 +35,8 @@ function inLine(row, col, side, index) {
 }
 
 /**
- * A lit cell's name: where, and what is there (treasure, target, start, pawns).
+ * A lit cell's name: what a click does, where, and what is there (treasure, target,
+ * start, pawns).
  * @param {any} view @param {any} ui @param {number} r @param {number} c
  * @param {number[]|null} myHome @param {number[]|null} myPos
  */
@@ -51,8 +52,12 @@ function cellLabel(view, ui, r, c, myHome, myPos) {
   for (const p of view.players) {
     if (p.seat !== view.you && p.pos && p.pos[0] === r && p.pos[1] === c && p.name) what.push(t("game.cell_pawn", { name: shownName(p.name) }));
   }
+  if (ui.cellWhat) what.push(...ui.cellWhat(r, c));
   const cell = cellName([r, c]);
-  return what.length ? t("game.move_to_what", { cell, what: what.join(", ") }) : t("game.move_to", { cell });
+  // A spell aimed at a cell (the Team Edition's rotate and switch) names what a click does
+  // there: "Move to" read for a tile to turn sent the player looking for a move.
+  const verb = ui.aim || "game.move_to";
+  return what.length ? t(`${verb}_what`, { cell, what: what.join(", ") }) : t(verb, { cell });
 }
 
 /** Activate `fn` on click, Enter and Space; make the element a focusable button. */

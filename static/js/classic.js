@@ -8,7 +8,7 @@ import { BoardView } from "./board.js";
 import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
 import { connMark } from "./presence.js";
-import { formatList, slotWords, t } from "./i18n.js";
+import { formatList, sidesWords, slotWords, t } from "./i18n.js";
 import { shownName } from "./table.js";
 import { drawTile, eventIcon, eventName, svg, treasureIcon, treasureName } from "./tiles.js";
 
@@ -108,7 +108,7 @@ export class ClassicUI extends GameUI {
   spareWords() {
     const spare = this.view.board.spare;
     const turned = [...spare.open].map((side) => "NESW"[("NESW".indexOf(side) + this.spareRot) % 4]);
-    const sides = formatList("NESW".split("").filter((side) => turned.includes(side)).map((side) => t(`side.${side}`)));
+    const sides = sidesWords(turned);
     const name = spare.treasure ? t("game.spare") + ": " + treasureName(spare.treasure) : t("game.spare");
     return t("game.spare_paths", { name, sides });
   }
@@ -122,6 +122,11 @@ export class ClassicUI extends GameUI {
       ev.preventDefault();
       this.rotate(ev.shiftKey ? -1 : 1);
     }
+  }
+
+  /** What this game puts on a cell beyond treasures and pawns, in words for its lit-cell name: nothing here. */
+  cellWhat(_r, _c) {
+    return [];
   }
 
   /** What the player may do now, from the legal list (or the view while it is on its way). */
@@ -184,6 +189,8 @@ export class ClassicUI extends GameUI {
       activeSlots: choices.slots,
       reachable: choices.reachable,
       swappable: choices.swappable,
+      aim: choices.aim || null,
+      cellWhat: (r, c) => this.cellWhat(r, c),
       target,
       goHome: !!(me && v.status === "playing" && me.target === null),
       animatePush: anim.animatePush || null,

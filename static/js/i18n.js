@@ -116,6 +116,13 @@ const en = {
   "team.rotate_help": "Click the tile to rotate.",
   "team.rotate_pick": "Turn {cell} to:",
   "team.switch_help": "Click two adjacent tiles.",
+  "team.aim_rotate": "Turn {cell}",
+  "team.aim_rotate_what": "Turn {cell}: {what}",
+  "team.aim_switch": "Switch {cell}",
+  "team.aim_switch_what": "Switch {cell}: {what}",
+  "team.aim_switch_with": "Switch with {cell}",
+  "team.aim_switch_with_what": "Switch with {cell}: {what}",
+  "team.aim_cancel": "Esc: not this spell",
   "team.daedalus": "The Book of Daedalus",
   "team.first_card": "Turn the first Daedalus card",
   "team.first_card_help": "The whole maze is face up: take a good look. The first turn begins by turning the first Daedalus card.",
@@ -178,6 +185,9 @@ const en = {
   "master.news.final_lost": "{name} fails against the dragon ({total})",
   "master.phase.coin": "Play the matching card for a coin?",
   "master.token": "Treasure {value}",
+  "master.cell_token_next": "Treasure {value}, the next to take",
+  "master.cell_front": "before the dragon's head",
+  "master.cell_threatened": "threatened by the dragon",
   "master.phase.reroll": "Duel lost: re-roll?",
   "master.phase.final": "Final duel: redo this roll?",
   "master.phase.challenge": "Challenge the dragon?",
@@ -447,6 +457,7 @@ const en = {
   "side.S": "bottom",
   "side.W": "left",
   "game.spare_paths": "{name}, paths to the {sides}",
+  "game.paths": "Paths to the {sides}",
   "game.keys_help": "Keys: R turns the spare tile (Shift+R the other way) wherever you are; Tab goes to the arrows and Enter pushes; the arrow keys go from one lit square to the next.",
   "game.rotate_ccw": "Rotate counter-clockwise (Shift+R)",
   "game.stay": "Stay",
@@ -681,6 +692,13 @@ const fr = {
   "team.rotate_help": "Cliquez la plaque à tourner.",
   "team.rotate_pick": "Tourner {cell} ainsi :",
   "team.switch_help": "Cliquez deux plaques voisines.",
+  "team.aim_rotate": "Tourner {cell}",
+  "team.aim_rotate_what": "Tourner {cell} : {what}",
+  "team.aim_switch": "Échanger {cell}",
+  "team.aim_switch_what": "Échanger {cell} : {what}",
+  "team.aim_switch_with": "Échanger avec {cell}",
+  "team.aim_switch_with_what": "Échanger avec {cell} : {what}",
+  "team.aim_cancel": "Échap : pas ce sort",
   "team.daedalus": "Le livre de Dédale",
   "team.first_card": "Retourner la première carte de Dédale",
   "team.first_card_help": "Tout le labyrinthe est face visible : regardez-le bien. Le premier tour commence en retournant la première carte de Dédale.",
@@ -744,6 +762,9 @@ const fr = {
   "master.news.final_lost": "{name} échoue contre le dragon ({total})",
   "master.phase.coin": "Jouer la carte pour une pièce d’or ?",
   "master.token": "Trésor {value}",
+  "master.cell_token_next": "Trésor {value}, le prochain à prendre",
+  "master.cell_front": "devant la tête du dragon",
+  "master.cell_threatened": "menacée par le dragon",
   "master.phase.reroll": "Duel perdu : relancer ?",
   "master.phase.final": "Ultime duel : recommencer ce jet ?",
   "master.phase.challenge": "Défier le dragon ?",
@@ -1012,6 +1033,7 @@ const fr = {
   "side.S": "bas",
   "side.W": "gauche",
   "game.spare_paths": "{name}, chemins vers : {sides}",
+  "game.paths": "Chemins vers : {sides}",
   "game.keys_help": "Clavier : R tourne la plaque (Maj+R dans l’autre sens) où que vous soyez ; Tab mène aux flèches et Entrée pousse ; les flèches du clavier vont d’une case éclairée à l’autre.",
   "game.rotate_ccw": "Tourner dans le sens antihoraire (Maj+R)",
   "game.stay": "Rester",
@@ -1246,6 +1268,13 @@ const de = {
   "team.rotate_help": "Klicke das zu drehende Plättchen.",
   "team.rotate_pick": "{cell} drehen zu:",
   "team.switch_help": "Klicke zwei benachbarte Plättchen.",
+  "team.aim_rotate": "{cell} drehen",
+  "team.aim_rotate_what": "{cell} drehen: {what}",
+  "team.aim_switch": "{cell} tauschen",
+  "team.aim_switch_what": "{cell} tauschen: {what}",
+  "team.aim_switch_with": "Mit {cell} tauschen",
+  "team.aim_switch_with_what": "Mit {cell} tauschen: {what}",
+  "team.aim_cancel": "Esc: diesen Zauberspruch nicht",
   "team.daedalus": "Das Buch von Daedalus",
   "team.first_card": "Erste Daedalus-Karte aufdecken",
   "team.first_card_help": "Das ganze Labyrinth liegt offen: schaut es euch gut an. Der erste Zug beginnt mit dem Aufdecken der ersten Daedalus-Karte.",
@@ -1308,6 +1337,9 @@ const de = {
   "master.news.final_lost": "{name} scheitert am Drachen ({total})",
   "master.phase.coin": "Passende Karte für eine Münze spielen?",
   "master.token": "Schatz {value}",
+  "master.cell_token_next": "Schatz {value}, der nächste",
+  "master.cell_front": "vor dem Kopf des Drachen",
+  "master.cell_threatened": "vom Drachen bedroht",
   "master.phase.reroll": "Duell verloren: neu würfeln?",
   "master.phase.final": "Finales Duell: diesen Wurf wiederholen?",
   "master.phase.challenge": "Den Drachen herausfordern?",
@@ -1574,6 +1606,7 @@ const de = {
   "side.S": "unten",
   "side.W": "links",
   "game.spare_paths": "{name}, Wege nach {sides}",
+  "game.paths": "Wege nach {sides}",
   "game.keys_help": "Tasten: R dreht die Extrakarte (Umschalt+R andersherum), egal wo du bist; Tab führt zu den Pfeilen, Eingabe schiebt ein; die Pfeiltasten springen von einem leuchtenden Feld zum nächsten.",
   "game.rotate_ccw": "Gegen den Uhrzeigersinn drehen (Umschalt+R)",
   "game.stay": "Bleiben",
@@ -1899,4 +1932,12 @@ export function formatList(items) {
   if (list.length < 2) return list.join("");
   if (list.length === 2) return list[0] + t("list.two") + list[1];
   return list.slice(0, -1).join(", ") + t("list.last") + list[list.length - 1];
+}
+
+/**
+ * A tile's open sides in words, in the order a reader goes round it ("top and right"):
+ * the one way a picture of a tile is named for a screen reader, wherever it is offered.
+ */
+export function sidesWords(open) {
+  return formatList("NESW".split("").filter((side) => open.includes(side)).map((side) => t(`side.${side}`)));
 }

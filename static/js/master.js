@@ -113,6 +113,23 @@ export class MasterUI extends ClassicUI {
     this.els.board.dataset.variant = "master";
   }
 
+  /**
+   * A lit cell's tokens, guardians and danger in words: the pictures' titles reach no
+   * screen reader through the cell's button, and where to go is chosen by them.
+   */
+  cellWhat(r, c) {
+    const v = this.view;
+    const at = (pos) => pos && pos[0] === r && pos[1] === c;
+    const what = [];
+    for (const tok of v.tokens) {
+      if (at(tok.pos)) what.push(t(tok.value === v.lowest ? "master.cell_token_next" : "master.token", { value: tok.value }));
+    }
+    for (const [name, pos] of Object.entries(v.guardians)) if (at(pos)) what.push(t(`master.guardian.${name}`));
+    if (v.stage === "final" && at(v.dragon.front)) what.push(t("master.cell_front"));
+    else if (this.threat && this.threat.cells.some(at)) what.push(t("master.cell_threatened"));
+    return what;
+  }
+
   /** The lair, the dragon, its front cell, guardians and tokens, under the pawns. */
   drawPieces() {
     const v = this.view;

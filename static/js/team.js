@@ -10,7 +10,7 @@ import { ClassicUI } from "./classic.js";
 import { BOARD_SIZE } from "./board.js";
 import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
-import { cellName, t } from "./i18n.js";
+import { cellName, sidesWords, t } from "./i18n.js";
 import { cardWords, SYMBOL_GLYPHS } from "./daedalus.js";
 import { shownName } from "./table.js";
 import { drawTile, svg, treasureIcon, treasureName } from "./tiles.js";
@@ -88,6 +88,24 @@ export class TeamUI extends ClassicUI {
     return super.act(action);
   }
 
+  /**
+   * Escape puts an aimed spell down (a keyboard player had no way back but Tab round to
+   * its button again) and gives the focus back to that button.
+   */
+  onKey(ev) {
+    if (ev.key === "Escape" && this.mode && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
+      const spell = this.mode;
+      ev.preventDefault();
+      this.mode = null;
+      this.picked = null;
+      this.render({});
+      const button = this.spellBox.querySelector(`[data-testid="spell-${spell}"]`);
+      if (button) button.focus({ preventScroll: true });
+      return;
+    }
+    super.onKey(ev);
+  }
+
   /** The focus to the first board control whose key starts with `prefix` (a keyboard player's next step). */
   toTargets(prefix) {
     const target = this.els.board.querySelector(`[data-key^="${prefix}"][tabindex]`);
@@ -112,8 +130,10 @@ export class TeamUI extends ClassicUI {
   }
 
   choices() {
-    const out = { slots: new Set(), reachable: new Map(), swappable: new Set(), picks: [], stay: false };
+    const out = { slots: new Set(), reachable: new Map(), swappable: new Set(), picks: [], stay: false, aim: null };
     if (!this.isMyTurn() || this.pending || this.legal === null) return out;
+    if (this.mode === "rotate") out.aim = "team.aim_rotate";
+    if (this.mode === "switch") out.aim = this.picked ? "team.aim_switch_with" : "team.aim_switch";
     const me = this.me();
     for (const a of this.legal) {
       if (this.mode === "rotate") {
@@ -335,7 +355,7 @@ export class TeamUI extends ClassicUI {
       for (const a of legal.filter((x) => x.type === "orient")) {
         const pic = svg("svg", { viewBox: "-4 -4 108 108", width: 44, height: 44 });
         pic.append(drawTile({ ...tile, open: a.open }));
-        row.append(h("button", { type: "button", class: "choice", "data-testid": `orient-${a.open}`, on: { click: () => this.act(a) } }, pic));
+        row.append(h("button", { type: "button", class: "choice", "data-testid": `orient-${a.open}`, "aria-label": t("game.paths", { sides: sidesWords(a.open) }), on: { click: () => this.act(a) } }, pic));
       }
       box.append(row);
       return;
@@ -368,6 +388,7 @@ export class TeamUI extends ClassicUI {
       row.append(h("button", {
         type: "button", class: `choice spell spell-${state}` + (usable ? " usable" : "") + (used.has(spell) ? " used" : "") + (this.mode === spell ? " aiming" : ""),
         "data-testid": `spell-${spell}`, "data-usable": usable ? "true" : "false", "data-state": state, disabled: !usable,
+        "aria-pressed": this.mode === spell ? "true" : "false",
         title: t(`team.spell.${spell}.help`), on: { click: onClick },
       }, h("span", { class: "spell-name" }, t(`spell.${spell}`)), h("small", { class: "spell-state" }, t(words))));
     }
@@ -384,13 +405,16 @@ export class TeamUI extends ClassicUI {
       for (const a of opts) {
         const pic = svg("svg", { viewBox: "-4 -4 108 108", width: 44, height: 44 });
         pic.append(drawTile({ ...tile, open: a.open }));
-        pick.append(h("button", { type: "button", class: "choice", "data-testid": `rotate-${a.open}`, on: { click: () => this.act(a) } }, pic));
+        pick.append(h("button", { type: "button", class: "choice", "data-testid": `rotate-${a.open}`, "aria-label": t("game.paths", { sides: sidesWords(a.open) }), on: { click: () => this.act(a) } }, pic));
       }
       box.append(h("p", { class: "help" }, t("team.rotate_pick", { cell: CELL(r, c) })), pick);
     } else if (this.mode) {
       const key = this.mode === "rotate" || this.mode === "switch" ? `team.${this.mode}_help` : `team.spell.${this.mode}.help`;
       box.append(h("p", { class: "help", "data-testid": "spell-help" }, t(key)));
     }
+    // How to put the spell down again, for a keyboard (hidden on touch screens, as the
+    // spare tile's keys are).
+    if (this.mode) box.append(h("p", { class: "help keys-help", "data-testid": "aim-cancel" }, t("team.aim_cancel")));
   }
 
   /**

@@ -7,6 +7,7 @@ sees the turn in the log.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.e2e.conftest import wait_for_js
@@ -21,6 +22,8 @@ FOCUSED = """() => {
 }"""
 
 MATCHES = "(s) => !!document.activeElement && document.activeElement.matches(s)"
+
+SIDES = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
 
 
 def tab_to(page: Any, selector: str, limit: int = 200) -> int:
@@ -104,6 +107,22 @@ def test_master_by_keyboard_alone(server: str, browser: Any) -> None:
     page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
     my_step(page)
     assert focused(page).startswith("cell-")  # the first lit cell, after the push
+    # a lit cell's name says the token and the guardian on it (the pictures' titles are
+    # not read through the cell's button)
+    lit = page.eval_on_selector_all(
+        "[data-testid^=cell-]",
+        "(es) => es.map((e) => [e.getAttribute('data-testid'), e.getAttribute('aria-label')])",
+    )
+    tokens = page.eval_on_selector_all(
+        "[data-testid^=token-]",
+        "(es) => es.map((e) => [e.getAttribute('data-testid'), e.getAttribute('data-value')])",
+    )
+    on_token = {key.replace("token-", "cell-"): value for key, value in tokens}
+    for key, label in lit:
+        if key in on_token:
+            assert f"Treasure {on_token[key]}" in label, (key, label)
+        else:
+            assert not re.search(r"Treasure \d", label), (key, label)
     page.keyboard.press("ArrowDown")  # the arrow keys go from cell to cell
     page.keyboard.press("ArrowRight")
     assert focused(page).startswith("cell-")
@@ -148,12 +167,41 @@ def test_team_by_keyboard_alone(server: str, browser: Any) -> None:
         my_step(page)
     # the Rotate spell: its button, then the tile to turn (the page goes there), then its
     # new orientation (the page goes to the choices)
+    # the turn line is heard in parts ("Your turn, Moves 0/1"), not run together
+    parts = page.locator("[data-testid=turn-status] > :not(.dot)").all_text_contents()
+    wait_for_js(
+        page,
+        "(l) => document.querySelector('#announce').textContent.endsWith(l)",
+        ", ".join(" ".join(part.split()) for part in parts),
+    )
     tab_to(page, "[data-testid=spell-rotate]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=spell-help]")
+    assert focused(page).startswith("cell-")
+    # the lit tiles say what a press does there; Escape puts the spell down and goes back
+    # to its button, which says whether it is aimed
+    label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    assert label.startswith("Turn "), label
+    assert page.get_attribute("[data-testid=spell-rotate]", "aria-pressed") == "true"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=spell-help]", state="detached")
+    assert focused(page) == "spell-rotate"
+    assert page.get_attribute("[data-testid=spell-rotate]", "aria-pressed") == "false"
+    assert page.locator("[data-testid^=cell-]").evaluate_all(
+        "(es) => es.every((e) => e.getAttribute('aria-label').startsWith('Move to '))"
+    )
     page.keyboard.press("Enter")
     page.wait_for_selector("[data-testid=spell-help]")
     assert focused(page).startswith("cell-")
     page.keyboard.press(" ")
     page.wait_for_selector("[data-testid=team-spells] [data-testid^=rotate-]")
+    # each way to turn it is named by the sides it opens (its pictures were nameless)
+    for choice in page.locator("[data-testid=team-spells] [data-testid^=rotate-]").all():
+        opened = (choice.get_attribute("data-testid") or "").removeprefix("rotate-")
+        named = choice.get_attribute("aria-label") or ""
+        assert named.startswith("Paths to the "), named
+        words = {side for side, word in SIDES.items() if word in named}
+        assert words == set(opened), (named, opened)
     assert play(page, "[data-testid=team-spells] [data-testid^=rotate-]") == 0
     my_step(page)
     # a move, from the lit cell the page chose; then the push, the end of the turn, and
@@ -223,9 +271,6 @@ def test_cards_by_keyboard_alone(server: str, browser: Any) -> None:
     assert page.evaluate("() => document.activeElement.id") == "board"
     assert pointer_clicks(page) == 0
     assert errors == []
-
-
-SIDES = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
 
 
 def test_the_spare_tile_is_told_in_words_as_it_turns(server: str, browser: Any) -> None:
