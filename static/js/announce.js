@@ -30,27 +30,57 @@ export function statusWords(status) {
     const words = squeeze(copy.textContent || "");
     if (words) parts.push(words);
   }
-  return parts.join(", ");
+  // Each part a sentence: "Your turn. Moves 0/1", "… or Stay. Phase 1".
+  return parts.map((part, i) => (i < parts.length - 1 && !/[.!?:…]$/.test(part) ? part + "." : part)).join(" ");
 }
 
 export class Announcer {
   /**
    * @param {HTMLElement} region the live region (visually hidden, `aria-live="polite"`)
    * @param {HTMLElement} status the turn line it reads when its words change
+   * @param {HTMLElement|null} panel the event panel, whose prompts it reads when they change
    */
-  constructor(region, status) {
+  constructor(region, status, panel = null) {
     this.region = region;
     this.status = status;
+    this.panel = panel;
+    /** the panel's prompt as last said ("" once it is gone, so the same prompt is said again later) */
+    this.prompted = "";
     /** @type {string[]} moves to say before the turn line */
     this.moves = [];
+    /** @type {string[]} news of the move being told, said unless the move is */
+    this.moveNews = [];
+    /** @type {string[]} anything else to say (news, the spare tile's paths) */
+    this.notes = [];
     this.said = "";
     this.pending = false;
-    new MutationObserver(() => this.queue()).observe(status, { childList: true, subtree: true, characterData: true });
+    const watch = new MutationObserver(() => this.queue());
+    watch.observe(status, { childList: true, subtree: true, characterData: true });
+    // The event panel is drawn again at each redraw and is no live region (it was read
+    // whole each time): only what it asks of the player, marked `data-announce`, is said,
+    // when it changed ("You rolled 2: …").
+    if (panel) watch.observe(panel, { childList: true, subtree: true, characterData: true });
   }
 
   /** Something only a screen reader needs told (the spare tile turned, in words). */
   say(text) {
-    this.move(text);
+    const words = squeeze(text);
+    if (!words) return;
+    this.notes.push(words);
+    this.queue();
+  }
+
+  /**
+   * A news line shown on the page (which is no live region: it is said here, once).
+   * One about the move being told (`fromMove`: "Bob found the bat") is left out when that
+   * move is said, whose words hold it already: a Daedalus card was heard three times.
+   */
+  news(text, fromMove = false) {
+    if (!fromMove) return this.say(text);
+    const words = squeeze(text);
+    if (!words) return;
+    this.moveNews.push(words);
+    this.queue();
   }
 
   /** Another player's move, in words (said with the turn line it led to). */
@@ -70,12 +100,21 @@ export class Announcer {
 
   flush() {
     this.pending = false;
-    const parts = this.moves;
+    const parts = [...this.moves, ...(this.moves.length ? [] : this.moveNews), ...this.notes];
     this.moves = [];
+    this.moveNews = [];
+    this.notes = [];
     const status = statusWords(this.status);
     if (status && status !== this.said) {
       this.said = status;
       parts.push(status);
+    }
+    const asked = this.panel && !this.panel.hidden
+      ? [...this.panel.querySelectorAll("[data-announce]")].map((el) => squeeze(el.textContent || "")).filter(Boolean).join(" ")
+      : "";
+    if (asked !== this.prompted) {
+      this.prompted = asked;
+      if (asked) parts.push(asked);
     }
     if (parts.length) this.region.textContent = parts.join(" — ");
   }

@@ -17,7 +17,7 @@ import { drawTile, eventIcon, eventName, svg, treasureIcon, treasureName } from 
  * @property {(action: object) => boolean} sendAction send an action for the current seq
  * @property {() => void} requestLegal ask for the legal actions of the current seq
  * @property {(text: string) => void} showError a refused or impossible action
- * @property {(text: string) => void} showNews something that just happened
+ * @property {(text: string, fromMove?: boolean) => void} showNews something that just happened (about the move being told, or not)
  * @property {(text: string) => void} [say] words for a screen reader only (the spare turned)
  * @property {(seat: number) => boolean|"away"|null} isConnected the seat's connection, if
  *   known ("away": gone longer than the room waits for a player)

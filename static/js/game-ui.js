@@ -70,7 +70,7 @@ export class GameUI {
   /** A news line about the move being told (remembered: the game's last move takes it down). */
   moveNewsLine(text) {
     this.moveNews = text;
-    this.ctx.showNews(text);
+    this.ctx.showNews(text, true);
   }
 
   /** Called once the legal actions are known and drawn (a variant may act on them). */

@@ -240,7 +240,7 @@ export class MasterUI extends ClassicUI {
     if (dice.childElementCount) panel.append(dice);
     const decisions = this.isMyTurn() && !this.pending ? this.decisions() : [];
     if (decisions.length) {
-      panel.append(h("p", { class: "help", "data-testid": "decision-prompt" }, this.prompt(turn, decisions)));
+      panel.append(h("p", { class: "help", "data-testid": "decision-prompt", "data-announce": "" }, this.prompt(turn, decisions)));
       const row = h("div", { class: "choice-row", "data-testid": "decisions" });
       // Ending the turn comes first: one tap, not past a button per double-turn card (six
       // on a phone's screen), and none of those cards is pressed on the player.

@@ -143,8 +143,13 @@ function showError(text) {
   }
 }
 
-function showNews(text) {
+/**
+ * A news line, shown for a while and said once by the announcer (the line is no live
+ * region: what it says of a move is in the move's own words when that is said).
+ */
+function showNews(text, fromMove = false) {
   flash(els.news, text, 6000);
+  announcer.news(text, fromMove);
 }
 
 /** Human text for an error code and the server's message. */
@@ -381,7 +386,7 @@ function showTheEnd() {
 }
 
 // What a screen reader hears: the other players' moves (and the turn line they led to).
-const announcer = new Announcer(byId("announce"), byId("turn-status"));
+const announcer = new Announcer(byId("announce"), byId("turn-status"), byId("event-panel"));
 
 /** Another player's move (or one the computer made for this page's seat), in words. */
 function sayMove(last) {

@@ -92,9 +92,24 @@ def turn_passed(page: Any, other: Any, before: int) -> None:
     assert log_count(other) > before
 
 
+# From now on, every text the page's live region for screen readers takes, in order.
+HEARD = """() => {
+  window.__said = [];
+  const region = document.getElementById("announce");
+  new MutationObserver(() => window.__said.push(region.textContent))
+    .observe(region, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def heard(page: Any) -> list[str]:
+    return [" ".join(line.split()) for line in page.evaluate("() => window.__said")]
+
+
 def test_master_by_keyboard_alone(server: str, browser: Any) -> None:
     (page, other), errors = started(server, browser, "master", {}, DESKTOP)
     no_clicks(page)
+    page.evaluate(HEARD)
+    prompts: list[str] = []
     my_step(page)
     # the hand's marks are said on the page (a touch screen shows no title)
     key = page.text_content("[data-testid=master-hand-key]") or ""
@@ -145,8 +160,15 @@ def test_master_by_keyboard_alone(server: str, browser: Any) -> None:
         elif phase == "move":
             assert play(page, "[data-testid^=cell-]") == 0
         else:
+            prompts.append(
+                " ".join((page.text_content("[data-testid=decision-prompt]") or "").split())
+            )
             assert play(page, "[data-testid=decisions] button") == 0, phase
     turn_passed(page, other, 0)
+    # what a decision asks (the roll it follows) is said, though the panel is no live region
+    said = heard(page)
+    for prompt in prompts:
+        assert any(prompt in line for line in said), (prompt, said)
     seats = other.locator("[data-testid=log-entry]").evaluate_all(
         "(es) => es.map((e) => e.getAttribute('data-seat'))"
     )
@@ -163,16 +185,24 @@ def test_team_by_keyboard_alone(server: str, browser: Any) -> None:
     my_step(page)
     before = log_count(other)
     if page.locator("[data-testid=turn-first-card]:enabled").count():
+        other.evaluate(HEARD)
         play(page, "[data-testid=turn-first-card]")
         my_step(page)
+        # Bob hears the card once, in the move's words, not again as the news line
+        other.wait_for_selector("[data-testid=news]:not([hidden])")
+        news = " ".join((other.text_content("[data-testid=news]") or "").split())
+        wait_for_js(other, "() => window.__said.some((l) => l.includes('Book of Daedalus'))")
+        said = heard(other)
+        assert sum("Book of Daedalus" in line for line in said) == 1, said
+        assert not any(news in line for line in said), (news, said)
     # the Rotate spell: its button, then the tile to turn (the page goes there), then its
     # new orientation (the page goes to the choices)
-    # the turn line is heard in parts ("Your turn, Moves 0/1"), not run together
+    # the turn line is heard in parts ("Your turn. Moves 0/1"), not run together
     parts = page.locator("[data-testid=turn-status] > :not(.dot)").all_text_contents()
     wait_for_js(
         page,
         "(l) => document.querySelector('#announce').textContent.endsWith(l)",
-        ", ".join(" ".join(part.split()) for part in parts),
+        ". ".join(" ".join(part.split()) for part in parts),
     )
     tab_to(page, "[data-testid=spell-rotate]")
     page.keyboard.press("Enter")
