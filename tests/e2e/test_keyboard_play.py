@@ -331,3 +331,20 @@ def test_the_spare_tile_is_told_in_words_as_it_turns(server: str, browser: Any) 
     assert errors == []
     other.context.close()
     page.context.close()
+
+
+def test_the_skip_link_takes_the_keyboard_past_the_header(server: str, browser: Any) -> None:
+    """The first Tab shows "Skip to content"; Enter on it puts the focus on the page's
+    content, and the next Tab goes on from there (the target took no focus, and Tab went
+    on through the header)."""
+    ctx = browser.new_context(**DESKTOP)
+    page = ctx.new_page()
+    page.goto(server + "/rules")
+    page.keyboard.press("Tab")
+    assert page.evaluate(MATCHES, ".skip-link")
+    assert page.is_visible(".skip-link")
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "main"
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => !!document.activeElement.closest('#main')")
+    ctx.close()
