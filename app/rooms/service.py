@@ -1111,19 +1111,29 @@ class RoomService:
             return live.seq, []
         return live.seq, live.game.legal_actions(conn.seat)
 
-    async def chat(self, conn: Connection, text: str) -> None:
+    async def chat(self, conn: Connection, text: str, name: str | None = None) -> None:
         """Players talk to the whole room; spectators talk among themselves, so that
-        watchers can discuss the game without disturbing (or advising) the players."""
+        watchers can discuss the game without disturbing (or advising) the players.
+
+        A spectator may give the name it goes by (`name`), so that a crowd's lines are
+        told apart (they were all "spectator"); not a seated player's, lookalikes
+        included, so that no watcher passes for one. A seat's line carries its seat's
+        name, whatever it sends."""
         try:
             text = text_rules.clean_chat(text)
         except text_rules.TextError as exc:
             raise RoomError(exc.code, exc.message) from exc
+        if conn.seat is None and name:
+            name = clean_name(name)
         if not self._chat_bucket(conn).take():
             raise RoomError("rate_limited", "too many chat lines; wait a moment")
         room = await self._room(conn.room)
-        name = "spectator"
         if conn.seat is not None:
             name = next((s.name for s in room.record.seats if s.seat == conn.seat), "?")
+        elif name:
+            table.check_name_free(room.record, name)
+        else:
+            name = "spectator"
         channel = "room" if conn.seat is not None else "spectators"
         at = datetime.now(UTC)
         # Kept before it is said: a welcome read after this carries it (or the hub does).

@@ -38,7 +38,7 @@ SHAPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "hello": (frozenset({"token"}), frozenset({"legal", "id", "seated"})),
     "action": (frozenset({"seq", "action"}), frozenset({"id"})),
     "legal": (frozenset(), frozenset({"id"})),
-    "chat": (frozenset({"text"}), frozenset()),
+    "chat": (frozenset({"text"}), frozenset({"name"})),
     "sync": (frozenset(), frozenset()),
     "ping": (frozenset(), frozenset()),
     "takeover": (frozenset({"seat"}), frozenset({"id"})),
@@ -85,6 +85,8 @@ def parse(text: str, max_depth: int = boundedjson.MAX_DEPTH) -> dict[str, Any]:
             raise RoomError("bad_message", "action: action is an object")
     if kind == "chat" and not isinstance(message["text"], str):
         raise RoomError("bad_message", "chat: text is a string")
+    if kind == "chat" and not isinstance(message.get("name", ""), str):
+        raise RoomError("bad_message", "chat: name is a string")
     return message
 
 
@@ -223,7 +225,7 @@ async def handle(
             dumps({"type": "legal", "ref": message.get("id"), "seq": seq, "actions": actions})
         )
     elif kind == "chat":
-        await service.chat(conn, message["text"])
+        await service.chat(conn, message["text"], message.get("name"))
     elif kind == "sync":
         await service.sync(conn)
     elif kind in ("takeover", "leave") and computer is None:

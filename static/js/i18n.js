@@ -438,6 +438,7 @@ const en = {
   "lobby.imported": "imported",
   "chat.channel.room": "to everyone",
   "chat.channel.spectators": "spectators only",
+  "chat.as": "Your name in the chat",
   "chat.spectator_note": "You are watching: your lines reach the other spectators only; the players do not see them.",
 
   "game.move_no": "Move {n}",
@@ -1014,6 +1015,7 @@ const fr = {
   "lobby.imported": "importée",
   "chat.channel.room": "à tous",
   "chat.channel.spectators": "spectateurs seulement",
+  "chat.as": "Votre nom dans la discussion",
   "chat.spectator_note": "Vous regardez : vos messages ne vont qu’aux autres spectateurs ; les joueurs ne les voient pas.",
 
   "game.move_no": "Coup {n}",
@@ -1587,6 +1589,7 @@ const de = {
   "lobby.imported": "importiert",
   "chat.channel.room": "an alle",
   "chat.channel.spectators": "nur Zuschauer",
+  "chat.as": "Dein Name im Chat",
   "chat.spectator_note": "Du schaust zu: Deine Nachrichten sehen nur die anderen Zuschauer, nicht die Spieler.",
 
   "game.move_no": "Schritt {n}",

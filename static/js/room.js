@@ -699,16 +699,28 @@ function renderSpectators() {
   renderChatNote();
 }
 
-/** Spectators are told that their lines reach the other spectators only. */
+/**
+ * Spectators are told that their lines reach the other spectators only, and may give the
+ * name they chat under (a crowd's lines were all "spectator"): the name this browser
+ * last joined a table with, to begin with.
+ */
 function renderChatNote() {
   let note = document.getElementById("chat-note");
   if (!note) {
-    note = h("p", { id: "chat-note", class: "chat-note", "data-testid": "chat-note" });
+    const name = h("input", {
+      id: "chat-name", maxlength: "32", autocomplete: "nickname", "data-testid": "chat-name",
+      value: localStorage.getItem("labyrinth:name") || "",
+    });
+    note = h("div", { id: "chat-note", class: "chat-note", "data-testid": "chat-note" },
+      h("p", { class: "chat-note-text" }),
+      h("label", { class: "chat-as" }, h("span", { class: "chat-as-label" }), name));
     els.chatForm.before(note);
   }
   // Pass-and-play: the line goes out from a player's seat, even during a computer's turn.
   note.hidden = !watchesOnly();
-  note.textContent = t("chat.spectator_note");
+  note.querySelector(".chat-note-text").textContent = t("chat.spectator_note");
+  note.querySelector(".chat-as-label").textContent = t("chat.as");
+  note.querySelector("#chat-name").placeholder = t("room.spectator_name");
 }
 
 function renderLobby() {
@@ -911,7 +923,8 @@ function addChat(msg) {
   const from = msg.from || {};
   const seat = from.seat;
   const isSpectator = seat === null || seat === undefined;
-  const name = isSpectator ? t("room.spectator_name") : from.name;
+  // A spectator's line under the name it gave, or "spectator" (the server's word for none).
+  const name = isSpectator && (!from.name || from.name === "spectator") ? t("room.spectator_name") : from.name;
   const time = msg.at ? new Date(msg.at) : new Date();
   const stamp = Number.isNaN(time.getTime()) ? "" : time.toLocaleTimeString(lang(), { hour: "2-digit", minute: "2-digit" });
   const stick = els.chatLog.scrollTop + els.chatLog.clientHeight >= els.chatLog.scrollHeight - 20;
@@ -930,7 +943,12 @@ function sendChat(ev) {
   ev.preventDefault();
   const text = els.chatInput.value.trim();
   if (!text) return;
-  if (socket.send({ type: "chat", text: text.slice(0, 500) })) els.chatInput.value = "";
+  const line = { type: "chat", text: text.slice(0, 500) };
+  // A spectator's chosen name (a seat's line goes under the seat's name).
+  const named = document.getElementById("chat-name");
+  const name = watchesOnly() && named ? named.value.trim() : "";
+  if (name) line.name = name.slice(0, 32);
+  if (socket.send(line)) els.chatInput.value = "";
   else showError(t("room.conn.offline"));
 }
 

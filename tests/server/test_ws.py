@@ -213,6 +213,50 @@ def test_chat_channels(client: TestClient) -> None:
         assert receive_until(ws0, "chat")["text"] == "next"  # the spectators' line never came
 
 
+def test_a_spectator_chats_under_the_name_it_gives(client: TestClient) -> None:
+    """A spectator's line carries the name it gives (a crowd's lines were all
+    "spectator"), never a seated player's, lookalikes included; a seat's line carries the
+    seat's name whatever it sends; a bad name is refused and nothing is said."""
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    with (
+        client.websocket_connect(f"/ws/{code}") as ws0,
+        client.websocket_connect(f"/ws/{code}") as spy,
+        client.websocket_connect(f"/ws/{code}") as spy2,
+    ):
+        ws0.send_json({"type": "hello", "token": tokens[0]})
+        receive_until(ws0, "welcome")
+        for ws in (spy, spy2):
+            ws.send_json({"type": "hello", "token": None})
+            receive_until(ws, "welcome")
+        spy.send_json({"type": "chat", "text": "hello all", "name": "  Zoé "})
+        for ws in (spy, spy2):
+            chat = receive_until(ws, "chat")
+            assert chat["from"] == {"seat": None, "name": "Zoé"}
+            assert chat["channel"] == "spectators"
+        refused = {"ANN": "name_taken", "\u0410nn": "name_taken", "a\u202eb": "bad_name"}
+        for name, expected in refused.items():
+            spy2.send_json({"type": "chat", "text": "I am Ann", "name": name})
+            error = receive_until(spy2, "error")
+            assert error["code"] == expected, (name, error)
+        spy2.send_json({"type": "chat", "text": "no name", "name": 7})
+        assert receive_until(spy2, "error")["code"] == "bad_message"
+        ws0.send_json({"type": "chat", "text": "it is me", "name": "Bob"})
+        for ws in (spy, spy2):
+            assert receive_until(ws, "chat")["from"] == {"seat": 0, "name": "Ann"}
+        spy2.send_json({"type": "chat", "text": "anonymous"})
+        chat = receive_until(spy, "chat")
+        assert (chat["text"], chat["from"]["name"]) == ("anonymous", "spectator")
+    # the refused lines were never said: the room's kept lines are the three said
+    with client.websocket_connect(f"/ws/{code}") as late:
+        late.send_json({"type": "hello", "token": None})
+        said = receive_until(late, "welcome")["chat"]
+        assert [(m["from"]["name"], m["text"]) for m in said] == [
+            ("Zoé", "hello all"),
+            ("Ann", "it is me"),
+            ("spectator", "anonymous"),
+        ]
+
+
 def test_reconnect_with_the_token_restores_the_seat(client: TestClient) -> None:
     code, tokens = make_room(client, ["Ann", "Bob"])
     start(client, code, tokens[0])

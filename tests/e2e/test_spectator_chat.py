@@ -1,0 +1,48 @@
+"""Spectators chat under the names they give: a crowd's lines were all "spectator"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.e2e.test_phone_a11y import DESKTOP, PHONE, started
+
+
+def test_spectators_chat_under_their_names(server: str, browser: Any, tmp_path: Any) -> None:
+    (ann, bob), errors = started(server, browser, "classic", {}, DESKTOP)
+    watchers = []
+    for ctx_args, stored in [(DESKTOP, "Zoé"), (PHONE, None)]:
+        ctx = browser.new_context(**ctx_args)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        if stored:  # the name this browser last joined a table with
+            page.add_init_script(f"localStorage.setItem('labyrinth:name', {stored!r})")
+        page.goto(ann.url)
+        page.wait_for_selector("[data-testid=you-watch]")
+        watchers.append(page)
+    zoe, other = watchers
+    # each watcher is offered a name for the chat, the stored one first; players are not
+    assert zoe.input_value("[data-testid=chat-name]") == "Zoé"
+    assert other.input_value("[data-testid=chat-name]") == ""
+    assert other.is_visible("[data-testid=chat-name]")
+    assert ann.is_hidden("[data-testid=chat-note]")
+    zoe.fill("[data-testid=chat-input]", "nice push")
+    zoe.click("[data-testid=chat-send]")
+    other.fill("[data-testid=chat-input]", "indeed")
+    other.click("[data-testid=chat-send]")
+    for page in watchers:
+        page.wait_for_selector("[data-testid=chat-line] >> nth=1")
+        names = page.locator("[data-testid=chat-line] .chat-name").all_text_contents()
+        assert names == ["Zoé", "spectator"], names
+    other.screenshot(path=str(tmp_path / "spectator-chat-phone.png"), full_page=True)
+    # a watcher may not chat under a player's name: refused, and told why
+    other.fill("[data-testid=chat-name]", "ann")
+    other.fill("[data-testid=chat-input]", "I am Ann")
+    other.click("[data-testid=chat-send]")
+    other.wait_for_selector("[data-testid=error-toast]:not([hidden])")
+    assert "already has this name" in (other.text_content("[data-testid=error-toast]") or "")
+    # the players read none of it
+    ann.wait_for_timeout(300)
+    assert ann.locator("[data-testid=chat-line]").count() == 0
+    assert errors == []
+    for page in [ann, bob, *watchers]:
+        page.context.close()
