@@ -87,6 +87,17 @@ export class FocusKeeper {
     if (!home.hasAttribute("tabindex")) home.setAttribute("tabindex", "-1");
   }
 
+  /**
+   * Take up a focus that was dropped before the game was drawn: a keyboard player who
+   * joined or started with Enter had their form or button taken away by the start, and
+   * Tabbed through the whole page to reach the board. With the focus nowhere and the last
+   * input a key, the first redraw puts it where play goes on.
+   */
+  adopt() {
+    const active = document.activeElement;
+    if (usingKeyboard() && (!active || active === document.body)) this.holding = true;
+  }
+
   /** Before a re-render: note the control that has the focus, if it is in the game. */
   save() {
     const active = document.activeElement;

@@ -184,6 +184,7 @@ function createGameUI() {
   if (!ui) return null;
   // Every redraw, whatever asked for it, keeps a keyboard player's place.
   const keeper = new FocusKeeper(byId("room-page"), byId("board"), NEXT_CONTROLS);
+  keeper.adopt();
   const render = ui.render.bind(ui);
   ui.render = (...args) => {
     keeper.save();

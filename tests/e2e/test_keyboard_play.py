@@ -12,6 +12,7 @@ from typing import Any
 
 from tests.e2e.conftest import wait_for_js
 from tests.e2e.test_phone_a11y import DESKTOP, started
+from tests.live_server import http_json
 
 FOCUSED = """() => {
   const e = document.activeElement;
@@ -348,3 +349,28 @@ def test_the_skip_link_takes_the_keyboard_past_the_header(server: str, browser: 
     page.keyboard.press("Tab")
     assert page.evaluate("() => !!document.activeElement.closest('#main')")
     ctx.close()
+
+
+def test_a_game_started_by_keyboard_begins_where_play_goes_on(server: str, browser: Any) -> None:
+    """Joined and started with the keyboard, the player finds the focus on the board's
+    first active arrow (the start took the focused button away, and Tab began again at
+    the top of the page); the other player, who joined by keyboard too, waits on the
+    board."""
+    room = http_json("POST", server + "/api/rooms", {"variant": "classic", "options": {}})
+    pages = []
+    for seat, name in enumerate(["Ann", "Bob"]):
+        page = browser.new_context(**DESKTOP).new_page()
+        page.goto(server + room["url"])
+        page.fill("[data-testid=join-name]", name)  # fill types no key: then Enter does
+        page.focus("[data-testid=join-name]")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"[data-testid=seat-{seat}].mine[data-connected='1']")
+        pages.append(page)
+    ann, bob = pages
+    tab_to(ann, "[data-testid=start-button]")
+    ann.keyboard.press("Enter")
+    ann.wait_for_selector("[data-testid=board][data-legal=ready]")
+    wait_for_js(ann, "(s) => document.activeElement.matches(s)", "[data-key^=arrow-][tabindex]")
+    wait_for_js(bob, "() => document.activeElement.id === 'board'")
+    for page in pages:
+        page.context.close()
