@@ -1630,6 +1630,12 @@ const de = {
   "game.bonus": "Bonuszug (doppelter Zug)",
   "game.tap_again": "Tippe noch einmal auf den Pfeil, um in {slot} einzuschieben.",
   "game.arrow": "Extrakarte in {slot} einschieben",
+  // The Team Edition's German rulebook: "1 Gängeplättchen bleibt übrig", never a "Karte".
+  "team:game.spare": "Freies Plättchen",
+  "team:game.arrow": "Das freie Plättchen in {slot} einschieben",
+  "team:game.keys_help": "Tasten: R dreht das freie Plättchen (Umschalt+R andersherum), egal wo du bist; Tab führt zu den Pfeilen, Eingabe schiebt ein; die Pfeiltasten springen von einem leuchtenden Feld zum nächsten.",
+  "team:game.turn.your_push": "Du bist dran: schiebe das freie Plättchen ein — wähle einen Pfeil.",
+  "team:game.turn.other_push": "{name} schiebt das freie Plättchen ein.",
   "game.arrow_forbidden": "Verboten ({slot}): das würde den letzten Schub rückgängig machen",
   "slot.N": "Spalte {line} von oben",
   "slot.S": "Spalte {line} von unten",
@@ -1764,6 +1770,13 @@ function initialLanguage() {
 
 let current = initialLanguage();
 
+/**
+ * The game the page is about (its `data-variant`), whose own words win where its rulebook
+ * has others: an entry `team:game.spare` replaces `game.spare` on a Team Edition page
+ * (its German rulebook's tiles are "Plättchen", the other games' "Karten").
+ */
+const pageGame = typeof document === "undefined" ? null : (document.querySelector("[data-variant]") || { dataset: {} }).dataset.variant || null;
+
 /** The current language code (`en`, `fr` or `de`). */
 export function lang() {
   return current;
@@ -1786,6 +1799,7 @@ export function t(key, params) {
     const form = `${key}.${pluralCategory(current, Number(params.n))}`;
     text = zero ?? DICTS[current][form] ?? (DICTS[current][key] === undefined ? en[form] : undefined);
   }
+  if (text === undefined && pageGame) text = DICTS[current][`${pageGame}:${key}`];
   text = text ?? DICTS[current][key] ?? en[key] ?? key;
   if (params) {
     text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));

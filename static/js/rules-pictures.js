@@ -45,6 +45,8 @@ addTranslations({
     "pics.push": "Ein Einschub",
     "pics.push.before": "Vorher: die Extrakarte wird am Pfeil eingeschoben.",
     "pics.push.after": "Nachher: die Reihe ist einen Schritt weiter; die herausgeschobene Karte ist die neue Extrakarte.",
+    "team:pics.push.before": "Vorher: das freie Plättchen wird am Pfeil eingeschoben.",
+    "team:pics.push.after": "Nachher: die Reihe ist einen Schritt weiter; das herausgeschobene Plättchen ist das neue freie Plättchen.",
   },
 });
 
