@@ -124,8 +124,37 @@ export class BoardView {
     this.animated = null;
     /** The slot ("N1") a first tap chose on a touch screen, waiting for the second. */
     this.armed = null;
-    // Arrow keys move the focus to the nearest arrow or cell that way (Tab goes in order).
+    // Arrow keys move the focus to the nearest arrow or cell that way.
     root.addEventListener("keydown", (ev) => this.onArrowKey(ev));
+    /** The board control Tab stops at (its `data-key`): see `rove`. */
+    this.stopKey = null;
+    root.addEventListener("focusin", (ev) => {
+      const el = /** @type {Element} */ (ev.target);
+      if (el && el.getAttribute && el.getAttribute("data-key") && el.hasAttribute("tabindex")) {
+        this.stopKey = el.getAttribute("data-key");
+        this.rove();
+      }
+    });
+  }
+
+  /**
+   * One stop for Tab on the board (a roving tabindex): its lit cells, arrows and pawns are
+   * gone through with the arrow keys, and Tab goes past the board in one press (a Team
+   * player pressed Tab some thirty times, through every arrow and lit cell, to reach "End
+   * turn"). The stop is the control that has the focus, else the one that had it last
+   * while it is still there, else the first.
+   */
+  rove() {
+    const controls = [...this.root.querySelectorAll("[data-key][tabindex]")];
+    if (!controls.length) return;
+    const active = document.activeElement;
+    const stop = controls.find((el) => el === active)
+      || controls.find((el) => el.getAttribute("data-key") === this.stopKey)
+      || controls[0];
+    for (const el of controls) {
+      const index = el === stop ? "0" : "-1";
+      if (el.getAttribute("tabindex") !== index) el.setAttribute("tabindex", index);
+    }
   }
 
   /** Move the focus from one board control to the nearest one in the arrow's direction. */
@@ -418,6 +447,7 @@ export class BoardView {
       const again = root.querySelector(`[data-key="${focusedKey}"][tabindex]`);
       if (again) again.focus({ preventScroll: true });
     }
+    this.rove();
 
     // Short animations; they never hold anything up (the DOM is already final).
     const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;

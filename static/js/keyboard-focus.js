@@ -114,7 +114,9 @@ export class FocusKeeper {
       if (!this.area.contains(active)) this.holding = false;
       return;
     }
-    const focusable = (el) => el.getAttribute("tabindex") !== "-1" && !el.disabled && visible(el);
+    // A board's controls but one are out of Tab's way (`tabindex="-1"`, a roving tabindex:
+    // `BoardView.rove`) and are no less the next step's.
+    const focusable = (el) => (el.getAttribute("tabindex") !== "-1" || el.hasAttribute("data-key")) && !el.disabled && visible(el);
     let target = null;
     if (this.key && active !== this.home) {
       target = [...this.area.querySelectorAll("[tabindex], button")].find((el) => keyOf(el) === this.key && focusable(el)) || null;

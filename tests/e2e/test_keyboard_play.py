@@ -374,3 +374,38 @@ def test_a_game_started_by_keyboard_begins_where_play_goes_on(server: str, brows
     wait_for_js(bob, "() => document.activeElement.id === 'board'")
     for page in pages:
         page.context.close()
+
+
+IN_BOARD = "() => !!document.activeElement.closest('#board')"
+
+
+def test_tab_goes_past_the_board_in_one_press(server: str, browser: Any) -> None:
+    """The board is one stop for Tab (a roving tabindex): its arrows and lit cells are
+    gone through with the arrow keys, and Tab leaves it at once (a Team player pressed
+    Tab through every arrow and lit cell to reach "End turn"); Shift+Tab comes back to
+    the control last chosen."""
+    (page, other), errors = started(server, browser, "classic", {}, DESKTOP)
+    my_step(page)
+    tab_to(page, "[data-testid^=arrow-][data-active=true]")
+    stops = "() => document.querySelectorAll('#board [data-key][tabindex=\"0\"]').length"
+    assert page.locator("#board [data-key][tabindex]").count() == 12
+    assert page.evaluate(stops) == 1
+    page.keyboard.press("ArrowRight")
+    chosen = focused(page)
+    assert chosen.startswith("arrow-")
+    assert page.evaluate(stops) == 1
+    page.keyboard.press("Tab")
+    assert not page.evaluate(IN_BOARD), focused(page)
+    page.keyboard.press("Shift+Tab")
+    assert focused(page) == chosen
+    # after the push, the stop is a lit cell, and Tab leaves the board from it as well
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+    my_step(page)
+    assert focused(page).startswith("cell-")
+    assert page.evaluate(stops) == 1
+    page.keyboard.press("Tab")
+    assert not page.evaluate(IN_BOARD), focused(page)
+    assert errors == []
+    other.context.close()
+    page.context.close()
