@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -184,19 +186,26 @@ def test_flooding_is_rate_limited(client: TestClient) -> None:
         assert codes.count("pong") >= 30
 
 
-def test_chat_channels(client: TestClient) -> None:
-    """Players' lines reach everyone; spectators' lines reach spectators only."""
-    code, tokens = make_room(client, ["Ann", "Bob"])
+@contextmanager
+def player_and_two_spectators(client: TestClient, code: str, token: str) -> Iterator[Any]:
+    """Seat 0's socket and two spectators', each welcomed."""
     with (
         client.websocket_connect(f"/ws/{code}") as ws0,
         client.websocket_connect(f"/ws/{code}") as spy,
         client.websocket_connect(f"/ws/{code}") as spy2,
     ):
-        ws0.send_json({"type": "hello", "token": tokens[0]})
+        ws0.send_json({"type": "hello", "token": token})
         receive_until(ws0, "welcome")
         for ws in (spy, spy2):
             ws.send_json({"type": "hello", "token": None})
             receive_until(ws, "welcome")
+        yield ws0, spy, spy2
+
+
+def test_chat_channels(client: TestClient) -> None:
+    """Players' lines reach everyone; spectators' lines reach spectators only."""
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    with player_and_two_spectators(client, code, tokens[0]) as (ws0, spy, spy2):
         ws0.send_json({"type": "chat", "text": "<b>hi</b>"})
         for ws in (ws0, spy, spy2):
             chat = receive_until(ws, "chat")
@@ -218,16 +227,7 @@ def test_a_spectator_chats_under_the_name_it_gives(client: TestClient) -> None:
     "spectator"), never a seated player's, lookalikes included; a seat's line carries the
     seat's name whatever it sends; a bad name is refused and nothing is said."""
     code, tokens = make_room(client, ["Ann", "Bob"])
-    with (
-        client.websocket_connect(f"/ws/{code}") as ws0,
-        client.websocket_connect(f"/ws/{code}") as spy,
-        client.websocket_connect(f"/ws/{code}") as spy2,
-    ):
-        ws0.send_json({"type": "hello", "token": tokens[0]})
-        receive_until(ws0, "welcome")
-        for ws in (spy, spy2):
-            ws.send_json({"type": "hello", "token": None})
-            receive_until(ws, "welcome")
+    with player_and_two_spectators(client, code, tokens[0]) as (ws0, spy, spy2):
         spy.send_json({"type": "chat", "text": "hello all", "name": "  Zoé "})
         for ws in (spy, spy2):
             chat = receive_until(ws, "chat")
