@@ -375,9 +375,15 @@ def test_a_guardian_on_the_lair_leaves_the_dragon_seen(server: str, browser: Any
     page = browser.new_page(viewport={"width": 1366, "height": 900})
     page.goto(f"{server}/replay/{game_id}?at={step}")
     page.wait_for_selector('#replay-page[data-state="ready"]')
-    guardian = page.locator("[data-on-lair=true]").first.bounding_box()
-    dragon = page.locator("[data-testid=lair] .dragon").bounding_box()
-    assert guardian is not None and dragon is not None
+    page.wait_for_selector("[data-on-lair=true]")
+    # Both boxes in one look (two locators' looks failed once under load, the board drawn
+    # again between them: the first element was gone, its box None).
+    guardian, dragon = page.evaluate(
+        """() => ["[data-on-lair=true]", "[data-testid=lair] .dragon"].map((s) => {
+          const b = document.querySelector(s).getBoundingClientRect();
+          return { x: b.x, y: b.y, width: b.width, height: b.height };
+        })"""
+    )
     apart = (
         guardian["x"] + guardian["width"] <= dragon["x"]
         or dragon["x"] + dragon["width"] <= guardian["x"]
