@@ -321,7 +321,7 @@ export class ClassicUI extends GameUI {
           h("div", { class: "event-desc" }, this.eventWords(ev, turn)))),
     );
     if (choices.swappable.size) {
-      panel.append(h("p", { class: "help" }, t("game.swap_help")));
+      panel.append(h("p", { class: "help", "data-announce": "" }, t("game.swap_help")));
       const row = h("div", { class: "choice-row" });
       for (const p of v.players) {
         if (!choices.swappable.has(p.seat)) continue;
@@ -335,7 +335,7 @@ export class ClassicUI extends GameUI {
     // Exchange: the pile stays hidden until its player chooses to open it (and so to
     // have it reshuffled); moving on instead changes nothing.
     if (choices.openPile) {
-      panel.append(h("p", { class: "help" }, t("game.open_pile_help")));
+      panel.append(h("p", { class: "help", "data-announce": "" }, t("game.open_pile_help")));
       panel.append(h("div", { class: "choice-row" }, h("button", {
         type: "button", class: "choice", "data-testid": "open-pile",
         on: { click: () => this.act({ type: "open_pile" }) },
@@ -347,7 +347,7 @@ export class ClassicUI extends GameUI {
     const shown = me ? (ev.name === "peek" ? me.peek : ev.name === "exchange" ? me.pile : null) : null;
     if (shown && shown.length && !ev.used) {
       const allowed = new Set(choices.picks);
-      panel.append(h("p", { class: "help" }, t(`game.pick_help.${ev.name}`)));
+      panel.append(h("p", { class: "help", "data-announce": "" }, t(`game.pick_help.${ev.name}`)));
       const row = h("div", { class: "choice-row" });
       // A whole pile is shown as icons (names in their tooltips); two cards with names.
       const compact = shown.length > 3;

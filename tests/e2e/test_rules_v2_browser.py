@@ -122,6 +122,13 @@ def test_classic_open_the_pile_then_pick_the_top_card(server: str, browser, size
     assert apply_sent(page, game, 0) == [{"type": "open_pile"}]
     page.wait_for_selector(f"[data-testid=pick-{pile[-1]}]")
     assert page.locator("[data-testid^=pick-]").count() == len(pile)
+    # what the event asks is said (the panel is no live region), each question once
+    questions = page.locator("[data-testid=event-panel] [data-announce]").all_text_contents()
+    assert questions
+    for asked in questions:
+        wait_for_js(
+            page, "(t) => document.querySelector('#announce').textContent.includes(t)", asked
+        )
     assert page.locator("[data-testid=open-pile]").count() == 0
     shot(page, f"classic-exchange-open-{size}")
     page.click(f"[data-testid=pick-{pile[-1]}]")
