@@ -5,7 +5,7 @@
  */
 
 import { cellName, lang, slotWords, t } from "./i18n.js";
-import { DIRECTIONS, focusNearest } from "./keyboard-focus.js";
+import { DIRECTIONS, focusNearest, rove, roving } from "./keyboard-focus.js";
 import { shownName } from "./table.js";
 import { drawTile, svg, treasureName } from "./tiles.js";
 
@@ -63,6 +63,7 @@ function cellLabel(view, ui, r, c, myHome, myPos) {
 /** Activate `fn` on click, Enter and Space; make the element a focusable button. */
 function makeButton(el, label, fn) {
   el.setAttribute("tabindex", "0");
+  el.setAttribute("data-rove", "");
   el.setAttribute("role", "button");
   el.setAttribute("aria-label", label);
   el.addEventListener("click", (ev) => {
@@ -126,35 +127,8 @@ export class BoardView {
     this.armed = null;
     // Arrow keys move the focus to the nearest arrow or cell that way.
     root.addEventListener("keydown", (ev) => this.onArrowKey(ev));
-    /** The board control Tab stops at (its `data-key`): see `rove`. */
-    this.stopKey = null;
-    root.addEventListener("focusin", (ev) => {
-      const el = /** @type {Element} */ (ev.target);
-      if (el && el.getAttribute && el.getAttribute("data-key") && el.hasAttribute("tabindex")) {
-        this.stopKey = el.getAttribute("data-key");
-        this.rove();
-      }
-    });
-  }
-
-  /**
-   * One stop for Tab on the board (a roving tabindex): its lit cells, arrows and pawns are
-   * gone through with the arrow keys, and Tab goes past the board in one press (a Team
-   * player pressed Tab some thirty times, through every arrow and lit cell, to reach "End
-   * turn"). The stop is the control that has the focus, else the one that had it last
-   * while it is still there, else the first.
-   */
-  rove() {
-    const controls = [...this.root.querySelectorAll("[data-key][tabindex]")];
-    if (!controls.length) return;
-    const active = document.activeElement;
-    const stop = controls.find((el) => el === active)
-      || controls.find((el) => el.getAttribute("data-key") === this.stopKey)
-      || controls[0];
-    for (const el of controls) {
-      const index = el === stop ? "0" : "-1";
-      if (el.getAttribute("tabindex") !== index) el.setAttribute("tabindex", index);
-    }
+    // Tab stops once on the board: the arrow keys go through its controls.
+    roving(root);
   }
 
   /** Move the focus from one board control to the nearest one in the arrow's direction. */
@@ -447,7 +421,7 @@ export class BoardView {
       const again = root.querySelector(`[data-key="${focusedKey}"][tabindex]`);
       if (again) again.focus({ preventScroll: true });
     }
-    this.rove();
+    rove(root);
 
     // Short animations; they never hold anything up (the DOM is already final).
     const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;

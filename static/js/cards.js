@@ -11,7 +11,7 @@ import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
 import { aMotif, formatList, t } from "./i18n.js";
 import { shownName } from "./table.js";
-import { DIRECTIONS, focusNearest, usingKeyboard } from "./keyboard-focus.js";
+import { DIRECTIONS, focusNearest, rove, roving, usingKeyboard } from "./keyboard-focus.js";
 import { drawTile, SVG_NS, svg } from "./tiles.js";
 
 const CELL = 100;
@@ -167,8 +167,10 @@ export class CardsUI extends GameUI {
       const from = ev.target;
       if (!DIRECTIONS[ev.key] || ev.altKey || ev.ctrlKey || ev.metaKey || !from.getAttribute || !from.hasAttribute("data-pos")) return;
       ev.preventDefault();
-      focusNearest(from, els.board.querySelectorAll('[data-pos][tabindex="0"]'), ev.key);
+      focusNearest(from, els.board.querySelectorAll("[data-rove]"), ev.key);
     });
+    // Tab stops once on the table: the arrow keys go through its lit squares and cards.
+    roving(els.board);
   }
 
   setState(msg, consecutive) {
@@ -473,6 +475,7 @@ export class CardsUI extends GameUI {
         if (chosen) g.append(svg("path", { class: "take-check", d: "M64 20 L74 30 L92 8" }));
         if (mine && !this.pending) {
           g.setAttribute("tabindex", "0");
+          g.setAttribute("data-rove", "");
           g.setAttribute("role", "button");
           g.setAttribute("aria-pressed", chosen ? "true" : "false");
           g.setAttribute("aria-label", t("cards.take_toggle", { motif: motifName(c.motif) }));
@@ -502,6 +505,7 @@ export class CardsUI extends GameUI {
         preview.classList.add("preview");
         cell.append(preview);
         cell.setAttribute("tabindex", "0");
+        cell.setAttribute("data-rove", "");
         cell.setAttribute("role", "button");
         cell.setAttribute("aria-label", placeLabel(v.layout, x, y, links));
         activate(cell, () => this.act(action));
@@ -520,6 +524,7 @@ export class CardsUI extends GameUI {
       hints.append(cell);
     }
     root.append(hints);
+    rove(root);
   }
 
   /** The linking path of each takeable card, from the placed card to it. */

@@ -67,6 +67,38 @@ function keyOf(el) {
   return el.getAttribute("data-testid") || el.getAttribute("data-key") || el.getAttribute("data-pos");
 }
 
+/**
+ * One stop for Tab among a board's controls (a roving tabindex): the controls marked
+ * `data-rove` are gone through with the arrow keys, and Tab goes past the board in one
+ * press (a Team player pressed Tab some thirty times, through every arrow and lit cell,
+ * to reach "End turn"; a card game's table has as many lit squares). `roving(root)` once
+ * follows the focus; `rove(root)` after each redraw sets the stop: the control that has
+ * the focus, else the one that had it last while it is still there, else the first.
+ * @param {Element} root
+ */
+export function roving(root) {
+  root.addEventListener("focusin", (ev) => {
+    const el = /** @type {Element} */ (ev.target);
+    if (el && el.hasAttribute && el.hasAttribute("data-rove")) {
+      /** @type {HTMLElement} */ (root).dataset.roveStop = keyOf(el) || "";
+      rove(root);
+    }
+  });
+}
+
+/** @param {Element} root */
+export function rove(root) {
+  const controls = [...root.querySelectorAll("[data-rove]")];
+  if (!controls.length) return;
+  const active = document.activeElement;
+  const last = /** @type {HTMLElement} */ (root).dataset.roveStop;
+  const stop = controls.find((el) => el === active) || controls.find((el) => keyOf(el) === last) || controls[0];
+  for (const el of controls) {
+    const index = el === stop ? "0" : "-1";
+    if (el.getAttribute("tabindex") !== index) el.setAttribute("tabindex", index);
+  }
+}
+
 function visible(el) {
   return !el.closest("[hidden]") && el.getClientRects().length > 0;
 }
@@ -115,8 +147,8 @@ export class FocusKeeper {
       return;
     }
     // A board's controls but one are out of Tab's way (`tabindex="-1"`, a roving tabindex:
-    // `BoardView.rove`) and are no less the next step's.
-    const focusable = (el) => (el.getAttribute("tabindex") !== "-1" || el.hasAttribute("data-key")) && !el.disabled && visible(el);
+    // `rove`) and are no less the next step's.
+    const focusable = (el) => (el.getAttribute("tabindex") !== "-1" || el.hasAttribute("data-rove")) && !el.disabled && visible(el);
     let target = null;
     if (this.key && active !== this.home) {
       target = [...this.area.querySelectorAll("[tabindex], button")].find((el) => keyOf(el) === this.key && focusable(el)) || null;

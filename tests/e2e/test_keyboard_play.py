@@ -26,6 +26,8 @@ MATCHES = "(s) => !!document.activeElement && document.activeElement.matches(s)"
 
 SIDES = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
 
+IN_BOARD = "() => !!document.activeElement.closest('#board')"
+
 
 def tab_to(page: Any, selector: str, limit: int = 200) -> int:
     """Press Tab until the focused element matches `selector`; how many presses it took
@@ -281,7 +283,14 @@ def test_cards_by_keyboard_alone(server: str, browser: Any) -> None:
     for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"):
         page.keyboard.press(key)  # from lit square to lit square (or stays)
         assert page.evaluate(MATCHES, LIT)
+    # the table is one stop for Tab, however many its lit squares
+    stops = "() => document.querySelectorAll('#board [data-rove][tabindex=\"0\"]').length"
+    assert page.evaluate(stops) == 1
     placed = focused(page)
+    page.keyboard.press("Tab")
+    assert not page.evaluate(IN_BOARD), focused(page)
+    page.keyboard.press("Shift+Tab")
+    assert focused(page) == placed
     assert "," in placed  # a square of the table, by its coordinates
     page.keyboard.press("Enter")
     # a take, when the placement linked: the page goes to its button, the largest choice
@@ -376,9 +385,6 @@ def test_a_game_started_by_keyboard_begins_where_play_goes_on(server: str, brows
         page.context.close()
 
 
-IN_BOARD = "() => !!document.activeElement.closest('#board')"
-
-
 def test_tab_goes_past_the_board_in_one_press(server: str, browser: Any) -> None:
     """The board is one stop for Tab (a roving tabindex): its arrows and lit cells are
     gone through with the arrow keys, and Tab leaves it at once (a Team player pressed
@@ -387,7 +393,7 @@ def test_tab_goes_past_the_board_in_one_press(server: str, browser: Any) -> None
     (page, other), errors = started(server, browser, "classic", {}, DESKTOP)
     my_step(page)
     tab_to(page, "[data-testid^=arrow-][data-active=true]")
-    stops = "() => document.querySelectorAll('#board [data-key][tabindex=\"0\"]').length"
+    stops = "() => document.querySelectorAll('#board [data-rove][tabindex=\"0\"]').length"
     assert page.locator("#board [data-key][tabindex]").count() == 12
     assert page.evaluate(stops) == 1
     page.keyboard.press("ArrowRight")
