@@ -71,6 +71,8 @@ MAX_CHAT = text_rules.MAX_CHAT
 CHAT_BURST = 5
 CHAT_PER_SECOND = 0.5
 MAX_SPEAKERS = 10_000
+# Rooms whose players' absence is remembered after the room left memory (`_evict`).
+GONE_KEPT = 10_000
 # A hello reads the room and the log at most this often per room (`RoomLive.read_recently`).
 HELLO_READS_EVERY = 1.0
 # A room row read this recently (seconds) is not read again before a write in the same
@@ -210,6 +212,9 @@ class RoomService:
         self.metrics = metrics or Metrics()
         self.metrics.track(self.connection_count, lambda: len(self.rooms))
         self.rooms: dict[str, RoomLive] = {}
+        # Since when the seats of rooms that left memory were seen without a connection
+        # (`_evict`), the oldest dropped past `GONE_KEPT` rooms.
+        self.gone_before: dict[str, dict[int, float]] = {}
         # Chat buckets by speaker: ("seat", room, seat) or ("address", room, host), so
         # that twenty connections of one seat share one allowance.
         self._chats: dict[tuple[str, str, Any], TokenBucket] = {}
@@ -311,7 +316,8 @@ class RoomService:
             record = await self._db(self.repo.get_room, code)
             if record is None:
                 raise not_found("room")
-            room = self.rooms.setdefault(code, RoomLive(record, record_at=began))
+            gone = self.gone_before.pop(code, {})
+            room = self.rooms.setdefault(code, RoomLive(record, record_at=began, gone_since=gone))
         room.touched = time.monotonic()
         return room
 
@@ -842,7 +848,7 @@ class RoomService:
             await self.hub.publish({"room": conn.room, "kind": "presence"})
         if not room.connections:
             # Nothing here to keep warm; the log has everything.
-            self.rooms.pop(conn.room, None)
+            self._evict(room)
 
     async def hello(
         self,
@@ -1099,7 +1105,22 @@ class RoomService:
         """Drop a room this process loaded for no connection (the log keeps everything)."""
         room = self.rooms.get(code)
         if room is not None and not room.connections and not room.lock.locked():
-            self.rooms.pop(code, None)
+            self._evict(room)
+
+    def _evict(self, room: RoomLive) -> None:
+        """Let a room with no connection here leave memory, but not when its players went:
+        a room read again (someone comes back, or comes to watch) counted its players'
+        absence from then, and showed a player gone for minutes as "reconnecting…", the
+        takeover offered a minute later. The last player to go is gone from now."""
+        code = room.record.code
+        now = time.monotonic()
+        for seat in room.record.seats:
+            if seat.kind != "computer":
+                room.gone_since.setdefault(seat.seat, now)
+        self.gone_before[code] = dict(room.gone_since)
+        while len(self.gone_before) > GONE_KEPT:
+            del self.gone_before[next(iter(self.gone_before))]
+        self.rooms.pop(code, None)
 
     async def legal(self, conn: Connection) -> tuple[int, list[dict[str, Any]]]:
         room = await self._room(conn.room)

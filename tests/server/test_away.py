@@ -313,3 +313,24 @@ def test_a_leave_is_whole_or_nothing(client: TestClient, monkeypatch: pytest.Mon
     seat = repo.get_room(code).seats[0]
     assert (seat.level, seat.reason) == ("easy", "left")  # the computer's: its sweep plays it
     assert repo.get_game(game_id).left == [0]
+
+
+def test_a_player_gone_while_the_room_was_empty_is_away_at_once(quick_client: TestClient) -> None:
+    """Both players closed their pages (the room left the server's memory); one comes
+    back after `away_after`: the other is away at once, not "reconnecting" for another
+    `away_after`, and the takeover is offered at once."""
+    client = quick_client
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    with client.websocket_connect(f"/ws/{code}") as ann:
+        hello(ann, tokens[0])
+        with client.websocket_connect(f"/ws/{code}") as bob:
+            hello(bob, tokens[1])
+    time.sleep(0.5)  # longer than away_after, with nobody connected
+    # the room as a look from outside finds it (no connection: read, not kept warm)
+    seats = client.get(f"/api/rooms/{code}").json()["seats"]
+    assert [s["connected"] for s in seats] == [False, False]
+    with client.websocket_connect(f"/ws/{code}") as ann:
+        welcome, _ = hello(ann, tokens[0])
+        assert welcome["room"]["seats"][1]["away"] is True, welcome["room"]["seats"]
+        assert welcome["room"]["seats"][0]["away"] is False
