@@ -163,6 +163,13 @@ function renderHostPanel(room) {
   ].filter(Boolean));
 }
 
+/**
+ * The finished game's panel's parts, kept across its redraws: it is drawn again every
+ * second while an offer counts down, and a button replaced under a finger lost the tap
+ * (and its "sent" state); only the status line's words change each second.
+ */
+let after = null;
+
 function renderAfterGame(room, seat, token) {
   const panel = els.after;
   const finished = room.status === "finished" && !!room.game_id;
@@ -170,36 +177,53 @@ function renderAfterGame(room, seat, token) {
   if (!finished) return;
   const offer = room.rematch && room.rematch.game === room.game_id ? room.rematch : null;
   const mine = offer && seat !== null && offer.accepted.includes(seat);
-  const button = seat === null || mine ? null : h("button", {
-    type: "button", class: "primary", "data-testid": "play-again",
-    on: {
-      click: async (ev) => {
-        ev.target.disabled = true;
-        try {
-          // One by one: the last acceptance starts the next game.
-          for (const key of ctx.tokens && ctx.tokens.length ? ctx.tokens : [token]) await tableApi.rematch(ctx.code, key);
-        } catch (err) {
-          ev.target.disabled = false;
-          fail(err);
-        }
+  if (!after || after.game !== room.game_id) {
+    after = {
+      game: room.game_id,
+      replay: h("a", { class: "button secondary", "data-testid": "watch-replay", href: `/replay/${encodeURIComponent(room.game_id)}` }, t("room.watch_replay")),
+      status: h("p", { class: "rematch-status", "data-testid": "rematch-status" }),
+      key: null,
+      button: null,
+    };
+  }
+  const key = seat === null || mine ? null : offer ? "room.accept_again" : "room.play_again";
+  if (key !== after.key || (after.button && after.button.textContent !== t(key))) {
+    after.key = key;
+    after.button = key === null ? null : h("button", {
+      type: "button", class: "primary", "data-testid": "play-again",
+      on: {
+        click: async (ev) => {
+          ev.target.disabled = true;
+          try {
+            // One by one: the last acceptance starts the next game.
+            for (const each of ctx.tokens && ctx.tokens.length ? ctx.tokens : [token]) await tableApi.rematch(ctx.code, each);
+          } catch (err) {
+            ev.target.disabled = false;
+            fail(err);
+          }
+        },
       },
-    },
-  }, t(offer ? "room.accept_again" : "room.play_again"));
-  panel.replaceChildren(...[
-    h("a", { class: "button secondary", "data-testid": "watch-replay", href: `/replay/${encodeURIComponent(room.game_id)}` }, t("room.watch_replay")),
-    button,
-    offer ? h("p", { class: "rematch-status", "data-testid": "rematch-status" },
+    }, t(key));
+  }
+  after.replay.textContent = t("room.watch_replay");
+  if (offer) {
+    after.status.replaceChildren(
       t("room.rematch_status", { ready: offer.accepted.length, total: (offer.asked || room.seats).length, s: secondsUntil(offer.deadline) }),
       mine ? " " + t("room.rematch_mine") : "",
-      waitingFor(room, offer)) : null,
-  ].filter(Boolean));
+      waitingFor(room, offer, seat) || "");
+  }
+  const parts = [after.replay, after.button, offer ? after.status : null].filter(Boolean);
+  const shown = [...panel.children];
+  if (shown.length !== parts.length || shown.some((el, i) => el !== parts[i])) panel.replaceChildren(...parts);
 }
 
 /** " Waiting for Bob and Cat.": who the offer still waits for, by name ("2 of 3 ready"
- * said how many, not who). */
-function waitingFor(room, offer) {
+ * said how many, not who), but the viewer, whose button asks already ("Waiting for
+ * Bruno" on Bruno's own screen). */
+function waitingFor(room, offer, seat) {
   const asked = offer.asked || room.seats.map((s) => s.seat);
-  const names = room.seats.filter((s) => asked.includes(s.seat) && !offer.accepted.includes(s.seat)).map((s) => seatName(s));
+  const own = new Set(ctx.seats || [seat]);
+  const names = room.seats.filter((s) => asked.includes(s.seat) && !offer.accepted.includes(s.seat) && !own.has(s.seat)).map((s) => seatName(s));
   return names.length ? h("span", { "data-testid": "rematch-waiting" }, " ", t("room.rematch_waiting", { names: formatList(names) })) : null;
 }
 

@@ -728,7 +728,9 @@ function renderLobby() {
   const room = app.room;
   if (!room) return;
   const tokens = passAndPlay ? socket.tokens() : null;
-  renderTable({ code, variant, room, seat: app.seat, token: app.token, tokens, showError, errorText });
+  // the seats this device plays (pass-and-play: every local seat)
+  const ownSeats = passAndPlay ? socket.seats() : [app.seat];
+  renderTable({ code, variant, room, seat: app.seat, seats: ownSeats, token: app.token, tokens, showError, errorText });
   const seated = app.seat !== null;
   const seats = room.seats;
   els.seats.replaceChildren();

@@ -375,6 +375,18 @@ def test_play_again_says_who_it_waits_for_and_whom_it_left_out(quick_rematch: st
     ann.click("[data-testid=play-again]")
     ann.wait_for_selector("[data-testid=rematch-waiting]")
     assert ann.text_content("[data-testid=rematch-waiting]") == " Waiting for Bob."
+    # Bob's page does not say it waits for Bob; its button is the same one while the
+    # offer counts down (one drawn again each second lost a tap under a finger)
+    bob_page.wait_for_selector("[data-testid=rematch-status]")
+    assert bob_page.locator("[data-testid=rematch-waiting]").count() == 0
+    bob_page.evaluate(
+        "() => { window.__button = document.querySelector('[data-testid=play-again]') }"
+    )
+    bob_page.wait_for_timeout(1500)
+    assert bob_page.evaluate(
+        "() => window.__button.isConnected"
+        " && window.__button === document.querySelector('[data-testid=play-again]')"
+    )
     bob_page.wait_for_selector("[data-testid=seat-notice]:not([hidden])", timeout=20000)
     assert bob_page.text_content("[data-testid=seat-notice]") == (
         "“Play again” went on without you: you had not accepted it in time. You are watching."
