@@ -623,6 +623,16 @@ def test_live_games_show_a_live_board(fresh_server: str, browser: Any, tmp_path:
         lobby.wait_for_timeout(250)
     assert away.first.text_content() == " · the players are away"
     lobby.screenshot(path=str(tmp_path / "lobby-away.png"))
+    # on a French phone its words wrap in the card (kept on one line, the page scrolled
+    # sideways)
+    phone = browser.new_page(**PHONE, locale="fr-FR")
+    phone.goto(server + "/")
+    phone.locator("[data-testid=live-game] [data-testid=players-away]").first.wait_for()
+    # (a phone widens its layout to what overflows it: the page's width is compared to
+    # the screen's 390 px, not to innerWidth)
+    width = phone.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["viewport"]["width"], width
+    phone.close()
 
 
 def test_a_decision_with_one_answer_is_not_asked(server: str, browser: Any) -> None:
