@@ -24,7 +24,8 @@ function squeeze(text) {
 export function statusWords(status) {
   const parts = [];
   for (const child of status.children) {
-    if (child.getAttribute("aria-hidden") === "true" || child.namespaceURI === "http://www.w3.org/2000/svg") continue;
+    // a part marked `data-quiet` is said elsewhere when it changes (Master's stage)
+    if (child.getAttribute("aria-hidden") === "true" || child.hasAttribute("data-quiet") || child.namespaceURI === "http://www.w3.org/2000/svg") continue;
     const copy = /** @type {HTMLElement} */ (child.cloneNode(true));
     for (const drop of copy.querySelectorAll("svg, [aria-hidden=true]")) drop.remove();
     const words = squeeze(copy.textContent || "");

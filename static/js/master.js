@@ -188,10 +188,15 @@ export class MasterUI extends ClassicUI {
     const actor = v.players.find((p) => p.seat === v.turn.actor);
     const phase = v.turn.phase;
     if (phase !== "push" && phase !== "move") {
+      // The coin's question is no question without the token's card in one's hand: the
+      // line says so, as the panel does ("keep my cards" is the one answer).
+      const me = this.me();
+      const none = phase === "coin" && me && me.hand && !me.hand.includes(v.turn.taken);
       el.replaceChildren(colorDot(actor.color, "big"),
-        this.isMyTurn() ? h("strong", {}, t(`master.phase.${phase}`)) : h("span", {}, t("master.phase.other", { name: shownName(actor.name), what: t(`master.phase.${phase}`) })));
+        this.isMyTurn() ? h("strong", {}, t(none ? "master.phase.coin_none" : `master.phase.${phase}`)) : h("span", {}, t("master.phase.other", { name: shownName(actor.name), what: t(`master.phase.${phase}`) })));
     }
-    el.append(h("span", { class: "stage-chip", "data-testid": "stage" }, t(`master.stage.${v.stage}`)));
+    // The stage is heard when it changes (its news), not with every turn line.
+    el.append(h("span", { class: "stage-chip", "data-testid": "stage", "data-quiet": "" }, t(`master.stage.${v.stage}`)));
     if (v.turn.bonus && !el.querySelector("[data-testid=bonus]")) el.append(h("span", { class: "event-chip", "data-testid": "bonus" }, t("game.bonus")));
   }
 

@@ -285,7 +285,7 @@ const TEXT = {
     "ev.reroll": "{name} spielte Karte {card}, um neu zu würfeln",
     "ev.lost_value": "{name} verlor Schatz {value}",
     "ev.challenge": "{name} fordert den Drachen heraus",
-    "ev.final_roll": "{name} würfelte {roll} (Endkampf, Wurf {n})",
+    "ev.final_roll": "{name} würfelte {roll} (Schlussduell, Wurf {n})",
     "ev.final_won": "{name} besiegte den Drachen ({total})",
     "ev.final_lost": "{name} scheiterte am Drachen ({total})",
     "ev.double_turn": "{name} spielte Karte {card} für einen Doppelzug",

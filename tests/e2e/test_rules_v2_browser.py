@@ -362,6 +362,9 @@ def test_master_the_coin_question_is_asked_even_without_the_card(server: str, br
     assert page.evaluate("() => window.__sent") == []  # asked, not answered for her
     prompt = page.text_content("[data-testid=decision-prompt]")
     assert prompt == "You took treasure 3. You hold no card 3: no coin this time.", prompt
+    # and the turn's line says so too (it asked "Play the matching card for a coin?")
+    status = page.text_content("[data-testid=turn-status]") or ""
+    assert status.startswith("No matching card: keep your cards."), status
     page.click("[data-testid=do-no_coin]")
     assert page.evaluate("() => window.__sent") == [{"type": "no_coin"}]
     assert page.errors == []
