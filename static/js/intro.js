@@ -36,7 +36,7 @@ addTranslations({
     "intro.lead": "Vier Spiele des verrückten Labyrinths, im Browser. Lege einen Raum an, schicke den Link an deine Freunde, oder schau einem laufenden Spiel zu.",
     "intro.pitch.classic": "Verschiebe das Labyrinth, erreiche deine Schätze einen nach dem anderen und sei als Erste(r) zurück am Start.",
     "intro.pitch.master": "Nimm die Schätze der Reihe nach, verteidige sie gegen den Drachen und seine Wächter und besiege ihn im Schlussduell.",
-    "intro.pitch.team": "Spielt gemeinsam gegen das Buch des Daedalus: sammelt alle 24 Schätze, bevor seine Seiten ausgehen.",
+    "intro.pitch.team": "Spielt gemeinsam gegen das Buch von Daedalus: sammelt alle 24 Schätze, bevor seine Seiten ausgehen.",
     "intro.pitch.cards": "Lege Wegekarten an, verbinde sie mit Karten desselben Motivs und nimm diese Karten.",
     "intro.players": "{min}–{max} Spieler",
     "intro.rules": "Regeln",

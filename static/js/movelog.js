@@ -244,7 +244,7 @@ const TEXT = {
     "log.decline": "forderte den Drachen nicht heraus",
     "log.decline_bonus": "verzichtete auf den Bonuszug",
     "log.open": "öffnete den Stapel",
-    "log.daedalus": "schlug die erste Seite des Buchs des Daedalus auf",
+    "log.daedalus": "schlug die erste Seite des Buchs von Daedalus auf",
     "ev.opened": "{name} öffnete den Stapel",
     "ev.declined": "{name} verzichtete auf den Bonuszug",
     "log.double_turn": "spielte Karte {card} für einen Doppelzug",

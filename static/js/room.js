@@ -697,6 +697,8 @@ function renderSpectators() {
   els.youWatch.hidden = !watchesOnly() || app.room.status === "lobby";
   // The keys move a player's spare tile: a watcher has none to move.
   els.keysHelp.hidden = watchesOnly();
+  // nor its turning buttons (greyed out, they looked like a control one could not work)
+  page.dataset.watching = watchesOnly() ? "true" : "false";
   renderChatNote();
 }
 

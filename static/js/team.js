@@ -410,7 +410,9 @@ export class TeamUI extends ClassicUI {
       box.append(h("p", { class: "help" }, t("team.rotate_pick", { cell: CELL(r, c) })), pick);
     } else if (this.mode) {
       const key = this.mode === "rotate" || this.mode === "switch" ? `team.${this.mode}_help` : `team.spell.${this.mode}.help`;
-      box.append(h("p", { class: "help", "data-testid": "spell-help" }, t(key)));
+      // the switch's second tile: the help says which the first was (it said "two tiles" still)
+      const words = this.mode === "switch" && this.picked ? t("team.switch_second", { cell: CELL(...this.picked) }) : t(key);
+      box.append(h("p", { class: "help", "data-testid": "spell-help" }, words));
     }
     // How to put the spell down again, for a keyboard (hidden on touch screens, as the
     // spare tile's keys are).

@@ -51,7 +51,8 @@ export const VARIANTS = [
     options: [
       { key: "mode", type: "choice", default: "introductory", label: "option.mode", help: "option.mode.help",
         choices: ["introductory", "standard", "expert"].map((v) => ({ value: v, label: `option.mode.${v}` })) },
-      ...["red", "yellow", "green", "blue"].map((color) => ({
+      // In the seats' order of colours (the rules since version 2: red, yellow, blue, green).
+      ...["red", "yellow", "blue", "green"].map((color) => ({
         key: `spell_${color}`, color, type: "choice", default: "random", label: `option.spell_${color}`, help: "option.spell.help",
         // Introductory mode gives everyone Push and Rotate: the spell choices do not apply.
         when: (values) => values.mode !== "introductory",

@@ -448,6 +448,10 @@ def test_an_action_on_a_slow_network_is_seen_on_its_way(
     c.wait_for_selector("[data-testid=turn-status][data-phase=move]")
     assert c.locator("[data-testid=spare]").is_visible()
     assert c.locator("[data-testid=keys-help]").is_hidden()
+    # nor the buttons that turn it (the players see theirs)
+    assert c.locator("[data-testid=rotate-cw]").is_hidden()
+    assert c.locator("[data-testid=rotate-ccw]").is_hidden()
+    assert a.locator("[data-testid=rotate-cw]").is_visible()
     for ctx in (ctx_a, ctx_b, ctx_c):
         ctx.close()
 
