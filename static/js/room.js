@@ -937,7 +937,8 @@ function addChat(msg) {
     h("span", { class: "chat-time" }, stamp),
     isSpectator ? null : colorDot(app.colors.get(seat) || roomColor(app.room, seat)),
     h("span", { class: "chat-name" }, name),
-    msg.channel ? h("span", { class: "chat-channel", "data-channel": msg.channel, "data-testid": "chat-channel" }, t(`chat.channel.${msg.channel}`)) : null,
+    // which channel: told to a watcher, who reads both (a player reads only "to everyone")
+    msg.channel && watchesOnly() ? h("span", { class: "chat-channel", "data-channel": msg.channel, "data-testid": "chat-channel" }, t(`chat.channel.${msg.channel}`)) : null,
     h("span", { class: "chat-text" }, msg.text)));
   while (els.chatLog.children.length > 200) els.chatLog.firstElementChild.remove();
   els.chatEmpty.hidden = true;
