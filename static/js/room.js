@@ -53,6 +53,7 @@ const els = {
   start: byId("start-button"),
   lobbyError: byId("lobby-error"),
   share: byId("share-link"),
+  shareCard: byId("share-card"),
   copy: byId("copy-link"),
   waiting: byId("game-waiting"),
   unsupported: byId("game-unsupported"),
@@ -699,6 +700,9 @@ function renderSpectators() {
   els.keysHelp.hidden = watchesOnly();
   // nor its turning buttons (greyed out, they looked like a control one could not work)
   page.dataset.watching = watchesOnly() ? "true" : "false";
+  // The invitation is for a table that waits or plays: not one device's own table, nor a
+  // finished game (its replay is the link to give).
+  els.shareCard.hidden = passAndPlay || (!!app.room && app.room.status === "finished");
   renderChatNote();
 }
 

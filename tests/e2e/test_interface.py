@@ -735,7 +735,7 @@ def test_a_tap_on_the_board_never_spends_a_spell_unasked(server: str, browser: A
     a.wait_for_selector("[data-testid=spell-teleport].aiming")
     aimed = set(a.locator(lit).evaluate_all("cells => cells.map(c => c.dataset.testid)"))
     assert aimed and plain and not aimed & plain, (plain, aimed)
-    assert "tap a lit square" in (a.text_content("[data-testid=spell-help]") or "")
+    assert "choose a lit square" in (a.text_content("[data-testid=spell-help]") or "")
     # a square lit while Teleport is aimed is Teleport's move, asked for: the log says so
     a.locator(lit).first.click()
     a.wait_for_selector("[data-testid=move-log][data-count='3']")

@@ -146,6 +146,8 @@ def test_two_people_pass_the_device(server: str, browser, tmp_path: Path) -> Non
     assert ann_target == page.evaluate(SEAT_VIEW, [code, 0])["players"][0]["target"]
     # the seat's tools (another device, leave) say whose seat they act for
     assert page.text_content("[data-testid=seat-tools-title]") == "Ann's seat"
+    # one device's own table invites nobody
+    assert page.locator("[data-testid=share-card]").is_hidden()
     page.screenshot(path=str(tmp_path / "ann-desktop.png"))
     # "Playing on this device" takes no line of its own: the whole board, its bottom
     # arrows too, fits a laptop's screen as in a room with one player per device

@@ -372,6 +372,8 @@ def test_play_again_says_who_it_waits_for_and_whom_it_left_out(quick_rematch: st
     )
     for page in (ann, bob_page):
         page.wait_for_selector("[data-testid=play-again]")
+    # the invitation is gone with the game (its replay is the link to give)
+    assert ann.locator("[data-testid=share-card]").is_hidden()
     ann.click("[data-testid=play-again]")
     ann.wait_for_selector("[data-testid=rematch-waiting]")
     assert ann.text_content("[data-testid=rematch-waiting]") == " Waiting for Bob."
