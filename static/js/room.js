@@ -677,8 +677,13 @@ function showPhase() {
   els.waiting.hidden = app.hasState || !playing;
   els.unsupported.hidden = !(playing && app.hasState && !app.game);
   const finished = status === "finished" || !!(app.game && app.game.view && app.game.view.status === "finished");
+  const before = page.dataset.phase;
   if (!app.room && !app.hasState) page.dataset.phase = "loading";
   else page.dataset.phase = playing ? (finished ? "finished" : "playing") : "lobby";
+  // The game begins at the top of the page: a long waiting room (the Team Edition's
+  // spells) was scrolled down to its Start button, and the board came up half out of
+  // sight, its first step above the screen.
+  if (before === "lobby" && page.dataset.phase === "playing") window.scrollTo({ top: 0 });
 }
 
 /** A viewer with no seat of the room: a stranger watching (not a shared device's players). */

@@ -742,3 +742,17 @@ def test_a_tap_on_the_board_never_spends_a_spell_unasked(server: str, browser: A
     words = a.locator("[data-testid=log-words]").last.text_content() or ""
     assert "with a spell" in words, words
     assert errors == []
+
+
+def test_a_game_begins_at_the_top_of_the_page(server: str, browser: Any) -> None:
+    """The Team Edition's waiting room is long (each seat's spell): scrolled down to
+    Start, the page showed the board half out of sight when the game began."""
+    _url, a, b, errors = two_players(server, browser, "team", {"mode": "standard"})
+    b.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # Bob's phone
+    assert b.evaluate("() => scrollY") > 0
+    a.click("[data-testid=start-button]")
+    b.wait_for_selector("[data-testid=turn-status][data-seat]")
+    wait_for_js(b, "() => scrollY === 0")
+    assert errors == []
+    a.context.close()
+    b.context.close()
