@@ -23,6 +23,7 @@ addTranslations({
     "daedalus.left": "{n} pages left",
     "daedalus.left.one": "{n} page left",
     "daedalus.did": "{card}, at {cells}",
+    "daedalus.next_turn": "next turn: {words}",
   },
   fr: {
     "daedalus.past.push": "Dédale a poussé une plaque face cachée dans {slot}",
@@ -34,10 +35,11 @@ addTranslations({
     "daedalus.left": "{n} pages restantes",
     "daedalus.left.one": "{n} page restante",
     "daedalus.did": "{card}, en {cells}",
+    "daedalus.next_turn": "tour suivant : {words}",
   },
   de: {
     "daedalus.past.push": "Daedalus schob ein Plättchen verdeckt in {slot} ein",
-    "daedalus.past.flip": "Daedalus drehte verdeckt um: {a} und {b}",
+    "daedalus.past.flip": "Daedalus drehte {a} und {b} auf die Rückseite",
     "daedalus.past.flip_none": "Daedalus nannte {a} und {b}, schon verdeckt",
     "daedalus.past.teleport_none": "Daedalus nannte die Figuren {a} und {b}, nicht im Spiel",
     "daedalus.past.teleport_seats": "Daedalus schickte {names} zum Startfeld von {to} ({cell})",
@@ -45,6 +47,7 @@ addTranslations({
     "daedalus.left": "noch {n} Seiten",
     "daedalus.left.one": "noch {n} Seite",
     "daedalus.did": "{card}, auf {cells}",
+    "daedalus.next_turn": "nächster Zug: {words}",
   },
 });
 

@@ -424,7 +424,10 @@ export function entryWords(notation, ctx = {}) {
     if (!LOG_EVENTS.has(ev.type)) continue;
     if (ev.type === "took" && Array.isArray(ev.cards)) continue;  // the move's words say it
     // The line begins with the mover's name: what the mover did goes on without it.
-    const words = eventWords(ev, { ...ctx, mover: ctx.seat });
+    let words = eventWords(ev, { ...ctx, mover: ctx.seat });
+    // The book's page that a turn's end turned belongs to the next turn: said after the
+    // end, it read as the ender's doing ("Clara laid the tile · Daedalus sent Ann home").
+    if (words && ev.type === "daedalus" && String(notation) !== "daedalus") words = tr("daedalus.next_turn", { words });
     if (words) parts.push(words);
   }
   return parts.join(" · ");

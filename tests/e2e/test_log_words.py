@@ -77,10 +77,13 @@ def test_each_page_of_the_book_is_in_the_move_log(server: str, browser: Any) -> 
         ev = pages[kind][2]
         left = ev["left"]
         log = english[kind]["log"]
-        # after the action's own words, as what happened next; the pages left counted
-        assert " · Daedalus " in log, log
+        # after the action's own words, as what happened next: the next turn's, when the
+        # action ended a turn (said plainly, it read as the ender's doing); the pages left
+        first = pages[kind][0] == "daedalus"
+        assert (" · Daedalus " if first else " · next turn: Daedalus ") in log, log
         assert log.endswith(f"({left} page{'' if left == 1 else 's'} left)"), log
-        assert french[kind]["log"].split(" · ")[1].startswith("Dédale a "), french[kind]
+        said = french[kind]["log"].split(" · ")[1]
+        assert said.startswith("Dédale a " if first else "tour suivant : Dédale a "), said
         for seat in ev["effect"].get("sent_home", []):
             assert f"sent home: {names[seat]}" in log, log
 
