@@ -756,3 +756,15 @@ def test_a_game_begins_at_the_top_of_the_page(server: str, browser: Any) -> None
     assert errors == []
     a.context.close()
     b.context.close()
+
+
+def test_a_laptop_screen_holds_the_whole_board(server: str, browser: Any) -> None:
+    """At 1366x900 the board's bottom arrows and letters fell below the screen."""
+    _url, a, b, errors = two_players(server, browser, "classic", {"events": True})
+    a.click("[data-testid=start-button]")
+    a.wait_for_selector("[data-testid=board][data-legal=ready]")
+    bottom = a.evaluate("() => document.querySelector('#board').getBoundingClientRect().bottom")
+    assert bottom <= DESKTOP["viewport"]["height"], bottom
+    assert errors == []
+    a.context.close()
+    b.context.close()
