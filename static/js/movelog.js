@@ -125,9 +125,9 @@ const TEXT = {
   },
   fr: {
     "log.push": "a poussé dans {slot}",
-    "log.turned.1": "tournée une fois",
-    "log.turned.2": "tournée deux fois",
-    "log.turned.3": "tournée trois fois",
+    "log.turned.1": "plaque tournée une fois",
+    "log.turned.2": "plaque tournée deux fois",
+    "log.turned.3": "plaque tournée trois fois",
     "log.move": "a rejoint {cell}",
     "log.stay": "n’a pas bougé ({cell})",
     "log.move_spell": "a rejoint {cell} grâce à un sort",

@@ -453,8 +453,15 @@ function renderHead() {
   document.title = `${t("replay.title")} — ${formatList(names())} — ${t("app.title")}`;
 }
 
+/** The speeds in the page's language ("0,5×" in French, where "0.5×" read as English). */
+function labelSpeeds() {
+  const number = new Intl.NumberFormat(lang());
+  for (const option of els.speed.options) option.textContent = `${number.format(1000 / Number(option.value))}×`;
+}
+
 function renderAll() {
   renderHead();
+  labelSpeeds();
   if (!state.data) return;
   buildMoveList();
   renderPlay();
@@ -564,6 +571,7 @@ export function startReplay(Ui) {
     if (ev.key === " " && ev.target && ev.target.tagName === "BUTTON") ev.preventDefault();
   });
   onLanguageChange(renderAll);
+  labelSpeeds();
   load(Ui);
   // The import form is far below: its module comes after the replay.
   import("./importer.js").then((m) => m.setupImport(byId("import-form"), byId("import-file"), byId("import-error")));

@@ -78,6 +78,12 @@ def test_keyboard_steps_through_a_replay(server: str, browser: Any) -> None:
         assert secrets.locator('[data-field="target"] [data-treasure]').count() == 1
         assert secrets.locator('[data-field="pile"] [data-treasure]').count() >= 1
 
+    # the speeds are numbers of the page's language
+    labels = page.locator("#replay-speed option").all_text_contents()
+    assert labels == ["0.5×", "1×", "2×", "4×", "10×"], labels
+    page.select_option("[data-testid=lang-select]", "fr")
+    wait_for_js(page, "() => document.querySelector('#replay-speed option').textContent === '0,5×'")
+    page.select_option("[data-testid=lang-select]", "en")
     # Space plays at the chosen speed and pauses again
     page.select_option("#replay-speed", "100")
     page.keyboard.press("Space")
