@@ -58,13 +58,8 @@ export class TeamUI extends ClassicUI {
     if (els.hand) els.hand.hidden = true;
     this.spellBox = h("div", { class: "team-spells", "data-testid": "team-spells" });
     els.controls.append(this.spellBox);
-    // The Team Edition's tiles are "Plättchen" in its German rulebook, where the other
-    // games' are "Karten": the spare's title says it as the page's other Team texts do.
-    const title = els.controls.querySelector("h2[data-i18n='game.spare']");
-    if (title) {
-      title.dataset.i18n = "team.spare";
-      title.textContent = t("team.spare");
-    }
+    // The spare's German name ("das freie Plättchen") is the page's own entry
+    // (`team:game.spare` in i18n.js), as in every text that names it.
   }
 
   /**
