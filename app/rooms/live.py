@@ -18,10 +18,10 @@ from app.rules import Game
 from app.store.repository import ActionRecord, GameRecord, aware
 
 # The events a move list puts into words beside a move (what it found, took, lost or
-# ended, the Daedalus card its turn's end turned), the only ones a `history` entry
-# carries: the others (`pushed`, `moved`, `turn`...) repeat the move itself and would
-# make a long game's history four times as large. docs/protocol.md lists them; the
-# client's move log reads these.
+# ended, the Daedalus card its turn's end turned, Master's dice and who they threatened),
+# the only ones a `history` entry carries: the others (`pushed`, `moved`, `turn`...)
+# repeat the move itself and would make a long game's history four times as large.
+# docs/protocol.md lists them; the client's move log reads these.
 HISTORY_EVENTS = frozenset(
     {
         "daedalus",
@@ -36,8 +36,13 @@ HISTORY_EVENTS = frozenset(
         "second_phase",
         "placed",
         "discarded",
+        "dragon_die",
+        "duel_roll",
     }
 )
+# Master's `threat` names who must duel, and the cells the dragon reaches: a move list
+# says only who (and nothing for a threat of nobody), so a history keeps only that.
+THREAT_FIELDS = ("type", "source", "duellists")
 
 
 def dumps(message: Any) -> str:
@@ -53,10 +58,21 @@ def dumps(message: Any) -> str:
 
 
 def in_history(event: dict[str, Any]) -> bool:
-    """An event a move list words beside its move: one of `HISTORY_EVENTS`, or a move that
-    ended where it began (the notation `c3` says where the pawn is, not that it stayed)."""
+    """An event a move list words beside its move: one of `HISTORY_EVENTS`, a move that
+    ended where it began (the notation `c3` says where the pawn is, not that it stayed),
+    or a dragon's threat that made someone duel."""
     kind = event.get("type")
+    if kind == "threat":
+        return bool(event.get("duellists"))
     return kind in HISTORY_EVENTS or (kind == "moved" and event.get("from") == event.get("to"))
+
+
+def for_history(event: dict[str, Any]) -> dict[str, Any]:
+    """What a `history` entry keeps of an event `in_history`: all of it, but a threat's
+    cells (a dozen per threat, which the move list never shows)."""
+    if event.get("type") == "threat":
+        return {k: event[k] for k in THREAT_FIELDS if k in event}
+    return event
 
 
 @dataclass(slots=True)
@@ -159,7 +175,7 @@ class LiveGame:
         self._invalidate()
 
     def _note(self, seq: int, events: list[Any]) -> None:
-        kept = [e for e in events if isinstance(e, dict) and in_history(e)]
+        kept = [for_history(e) for e in events if isinstance(e, dict) and in_history(e)]
         if kept:
             self.notable[seq] = kept
 

@@ -11,6 +11,7 @@ import { ClassicUI } from "./classic.js";
 import { BOARD_SIZE } from "./board.js";
 import { colorDot, h } from "./dom.js";
 import { formatList, t } from "./i18n.js";
+import { eventWords } from "./movelog.js";
 import { shownName } from "./table.js";
 import { svg } from "./tiles.js";
 
@@ -102,6 +103,14 @@ export class MasterUI extends ClassicUI {
       else if (ev.type === "lost") this.moveNewsLine(t("master.news.lost", { name: name(ev.seat), value: ev.value }));
       else if (ev.type === "second_phase") this.moveNewsLine(t("master.news.second"));
       else if (ev.type === "final_duel") this.moveNewsLine(t(ev.won ? "master.news.final_won" : "master.news.final_lost", { name: name(ev.seat), total: ev.total }));
+    }
+    // What the dice did after this page's own move: the others hear it in the move's
+    // words (room.js `sayMove`), but the mover would only see the dice panel, which is no
+    // live region.
+    if (last.seat === view.you && !last.by && this.ctx.say) {
+      const rolled = (last.events || []).filter((ev) => ev.type === "dragon_die" || ev.type === "duel_roll" || (ev.type === "threat" && ev.duellists && ev.duellists.length));
+      const words = rolled.map((ev) => eventWords(ev, { names: name })).filter(Boolean);
+      if (words.length) this.ctx.say(words.join(" · "));
     }
   }
 

@@ -21,7 +21,7 @@ function selfWords(key, params) {
   return own !== key && SELF_WORDS.has(own.slice("ev.self.".length)) ? tr(own, params) : tr(key, params);
 }
 
-const SELF_WORDS = new Set(["found", "took_value", "took_cards", "collected", "lost_value", "duel_won", "final_won", "final_lost", "won"]);
+const SELF_WORDS = new Set(["found", "took_value", "took_cards", "collected", "lost_value", "duel_roll", "duel_won", "final_won", "final_lost", "won"]);
 import { eventName, treasureName } from "./tiles.js";
 
 const TEXT = {
@@ -111,6 +111,7 @@ const TEXT = {
     "ev.self.took_cards": "took {n} × {motif}",
     "ev.self.collected": "collected the {treasure} ({n}/24)",
     "ev.self.lost_value": "lost treasure {value}",
+    "ev.self.duel_roll": "rolled {roll} in the duel",
     "ev.self.duel_won": "won the duel",
     "ev.self.final_won": "beat the dragon ({total})",
     "ev.self.final_lost": "failed against the dragon ({total})",
@@ -209,6 +210,7 @@ const TEXT = {
     "ev.self.took_cards": "a pris {n} × {motif}",
     "ev.self.collected": "a récupéré : {treasure} ({n}/24)",
     "ev.self.lost_value": "a perdu le trésor {value}",
+    "ev.self.duel_roll": "a fait {roll} au duel",
     "ev.self.duel_won": "a gagné le duel",
     "ev.self.final_won": "a vaincu le dragon ({total})",
     "ev.self.final_lost": "a échoué face au dragon ({total})",
@@ -307,6 +309,7 @@ const TEXT = {
     "ev.self.took_cards": "nahm {n} × {motif}",
     "ev.self.collected": "sammelte ein: {treasure} ({n}/24)",
     "ev.self.lost_value": "verlor Schatz {value}",
+    "ev.self.duel_roll": "würfelte {roll} im Duell",
     "ev.self.duel_won": "gewann das Duell",
     "ev.self.final_won": "besiegte den Drachen ({total})",
     "ev.self.final_lost": "scheiterte am Drachen ({total})",
@@ -412,7 +415,7 @@ export function notationPlaces(notation) {
 }
 
 /** Events worth a word in a log line beside the move (finds, takes, losses, results). */
-const LOG_EVENTS = new Set(["daedalus", "found", "event", "took", "collected", "lost", "duel_won", "final_duel", "won", "second_phase"]);
+const LOG_EVENTS = new Set(["daedalus", "found", "event", "took", "collected", "lost", "dragon_die", "threat", "duel_roll", "duel_won", "final_duel", "won", "second_phase"]);
 
 /**
  * One log line's words: the move, then what it found or took (from its events, when
@@ -423,6 +426,8 @@ export function entryWords(notation, ctx = {}) {
   for (const ev of ctx.events || []) {
     if (!LOG_EVENTS.has(ev.type)) continue;
     if (ev.type === "took" && Array.isArray(ev.cards)) continue;  // the move's words say it
+    // Master: a dragon that threatens nobody is the usual case; the die's face says it.
+    if (ev.type === "threat" && !(ev.duellists && ev.duellists.length)) continue;
     // The line begins with the mover's name: what the mover did goes on without it.
     let words = eventWords(ev, { ...ctx, mover: ctx.seat });
     // The book's page that a turn's end turned belongs to the next turn: said after the

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from app.rooms.live import for_history, in_history
 from app.rules import Game
 from app.rules.board import COLUMN_LETTERS
 
@@ -164,3 +165,65 @@ def test_a_pawn_that_stays_put_is_said_to_stay(server: str, browser: Any) -> Non
     assert english[0]["moved"] == f"{stayer} stayed at {stay[0]}", english
     assert english[1]["moved"].startswith(f"{goer} moved from "), english
     assert french[0]["moved"] == f"{stayer} n’a pas bougé ({stay[0]})", french
+
+
+DICE = """async ([lines, lang]) => {
+  const { setLanguage } = await import("/static/js/i18n.js");
+  const { entryWords } = await import("/static/js/movelog.js");
+  setLanguage(lang);
+  const names = (s) => ["Ann", "Bob", "Cy"][s];
+  return lines.map(([notation, seat, events]) =>
+    entryWords(notation, { variant: "master", names, seat, events }));
+}"""
+
+
+def master_duels() -> tuple[
+    tuple[str, int, list[dict[str, Any]]], tuple[str, int, list[dict[str, Any]]]
+]:
+    """From real Master games, as a reload's history keeps them (`for_history`): a move
+    whose dragon made someone else duel, and one whose dragon threatened nobody."""
+    duel = calm = None
+    for attempt in range(40):
+        game = Game.new("master", ["Ann", "Bob", "Cy"], f"dice-words-{attempt}")
+        chooser = random.Random(attempt)
+        while game.result is None and (duel is None or calm is None):
+            seat = game.to_move
+            assert seat is not None
+            action = chooser.choice(game.legal_actions(seat))
+            notation = game.engine.notation(action)
+            events = game.apply(seat, action)
+            kept = [for_history(e) for e in events if in_history(e)]
+            kinds = [e["type"] for e in events]
+            rolls = [e for e in events if e["type"] == "duel_roll"]
+            if rolls and all(e["seat"] != seat for e in rolls):
+                duel = duel or (notation, seat, kept)
+            elif "dragon_die" in kinds and not rolls:
+                calm = calm or (notation, seat, kept)
+        if duel is not None and calm is not None:
+            return duel, calm
+    raise AssertionError("40 Master games had no duel of another player")
+
+
+def test_master_dice_are_in_the_move_log(server: str, browser: Any) -> None:
+    """A move's dragon die, who it threatened and their duel rolls are in the move log (and
+    so in the words a screen reader hears for another's move, and in a reload's history):
+    before, the log said only what a duel cost, and the dice were in the panel alone."""
+    duel, calm = master_duels()
+    names = ["Ann", "Bob", "Cy"]
+    page = browser.new_page()
+    page.goto(server + "/")
+    words = {
+        lang: page.evaluate(DICE, [[list(duel), list(calm)], lang]) for lang in ("en", "fr", "de")
+    }
+    page.close()
+    rolls = [e for e in duel[2] if e["type"] == "duel_roll"]
+    threat = next(e for e in duel[2] if e["type"] == "threat")
+    line = words["en"][0]
+    assert "dragon die: " in line, line
+    assert f"threatened: {names[threat['duellists'][0]]}" in line, line
+    for roll in rolls:
+        assert f"{names[roll['seat']]} rolled {roll['roll']}" in line, line
+    assert "dé du dragon : " in words["fr"][0] and f"a fait {rolls[0]['roll']}" in words["fr"][0]
+    assert "Drachenwürfel: " in words["de"][0] and f"würfelte {rolls[0]['roll']}" in words["de"][0]
+    # a threat of nobody is left unsaid: the die's face says where the dragon looks
+    assert "dragon die: " in words["en"][1] and "threat" not in words["en"][1], words["en"][1]

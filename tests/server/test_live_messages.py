@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import pytest
 
-from app.rooms.live import LiveGame, in_history
+from app.rooms.live import LiveGame, for_history, in_history
 from app.rules import Game
 from app.rules.classic import parse_action
 from app.store.repository import ActionRecord
@@ -86,12 +86,17 @@ def test_a_history_words_each_move_as_it_was_told_live(variant: str) -> None:
         records.append(ActionRecord(successor.seq, seat, action))
         for viewer in viewers:
             last = json.loads(live.state_message(viewer))["last"]
-            told[viewer].append([e for e in last["events"] if in_history(e)])
+            told[viewer].append([for_history(e) for e in last["events"] if in_history(e)])
     rebuilt = LiveGame(record=cast(Any, None), game=Game.new(variant, players, "told-seed"))
     rebuilt.extend(records)
     assert any(told[0]), "the game found, took or placed nothing: a test of nothing"
     if variant == "team":  # the Book of Daedalus's pages, which the panel shows one at a time
         assert any(e["type"] == "daedalus" for events in told[None] for e in events)
+    if variant == "master":  # the dice, and who the dragon made duel, without its reach
+        kept = [e for events in told[None] for e in events]
+        assert {"dragon_die", "duel_roll", "threat"} <= {e["type"] for e in kept}
+        threats = [e for e in kept if e["type"] == "threat"]
+        assert all(e["duellists"] and "cells" not in e for e in threats)
     if variant != "cards":  # a pawn that stayed put: its notation alone says "moved to"
         assert any(e["type"] == "moved" for events in told[None] for e in events)
     for viewer in viewers:
