@@ -749,7 +749,7 @@ export class CardsUI extends GameUI {
     el.append(
       h("div", { class: "result-title" }, "★ ", t("game.over"), " ★"),
       h("div", { class: "result-text" },
-        h("strong", {}, t(names.length > 1 ? "cards.tie" : "game.winner", { names: formatList(names) })),
+        h("strong", {}, names.length > 1 ? t("cards.tie", { names: formatList(names) }) : this.winnerWords(names)),
         " — ", t("cards.taken_count", { n: best })),
     );
   }

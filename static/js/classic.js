@@ -8,7 +8,7 @@ import { BoardView } from "./board.js";
 import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
 import { connMark } from "./presence.js";
-import { formatList, sidesWords, slotWords, t } from "./i18n.js";
+import { sidesWords, slotWords, t } from "./i18n.js";
 import { shownName } from "./table.js";
 import { drawTile, eventIcon, eventName, svg, treasureIcon, treasureName } from "./tiles.js";
 
@@ -425,7 +425,7 @@ export class ClassicUI extends GameUI {
     el.append(
       h("div", { class: "result-title" }, "★ ", t("game.over"), " ★"),
       h("div", { class: "result-text" },
-        h("strong", {}, t("game.winner", { names: formatList(names) })),
+        h("strong", {}, this.winnerWords(names)),
         v.result.reason ? " — " + t(`game.reason.${v.result.reason}`) : ""),
     );
   }

@@ -5,6 +5,8 @@
  * `render()` and its own `legal` handling.
  */
 
+import { formatList, t } from "./i18n.js";
+
 /** How long an action may go unanswered before the page says it is on its way: a round trip
  * on a good connection is well under it, so the word never flickers there. */
 const SENDING_AFTER_MS = 400;
@@ -15,6 +17,18 @@ export class GameUI {
     const v = this.view;
     if (!v || v.you === null || v.you === undefined) return null;
     return v.players.find((p) => p.seat === v.you) || null;
+  }
+
+  /**
+   * The result's headline: "You won!" on the one winner's own page (not on a device that
+   * several players share, where "you" is nobody in particular), else the winners by name,
+   * which a page told its own player in the third person.
+   */
+  winnerWords(names) {
+    const v = this.view;
+    const own = v.you !== null && v.you !== undefined && !this.ctx.sharedDevice;
+    if (own && v.result.winners.length === 1 && v.result.winners[0] === v.you) return t("game.you_won");
+    return t(names.length > 1 ? "game.winner.many" : "game.winner", { names: formatList(names) });
   }
 
   /** Whether the game waits for the viewer (any phase of the viewer's turn). */

@@ -380,7 +380,7 @@ export class MasterUI extends ClassicUI {
     }
     table.append(body);
     el.append(h("div", { class: "result-title" }, "★ ", t("game.over"), " ★"),
-      h("div", { class: "result-text" }, h("strong", {}, t("game.winner", { names: formatList(names) }))),
+      h("div", { class: "result-text" }, h("strong", {}, this.winnerWords(names))),
       // never wider than the banner: on a phone the table tightens, and scrolls in its own
       // box rather than the page should a name still be too long
       h("div", { class: "score-scroll" }, table));

@@ -21,8 +21,8 @@ addTranslations({
   },
   fr: {
     "presence.reconnecting": "reconnexion…",
-    "presence.not_here": "absent",
-    "presence.away": "absent·e",
+    "presence.not_here": "pas là",
+    "presence.away": "ne répond plus",
     "presence.left": "{name} n’est plus là — en attente de sa reconnexion",
     "presence.back": "{name} est de retour",
     "presence.offline": "Vous êtes hors ligne — reconnexion… Rien n’est envoyé tant que la connexion n’est pas revenue.",

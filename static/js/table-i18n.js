@@ -101,7 +101,7 @@ addTranslations({
     "room.seat_moved": "Vous êtes maintenant à la place {n}.",
     "room.watch_replay": "Revoir la partie",
     "room.play_again": "Rejouer",
-    "room.accept_again": "Accepter : rejouer",
+    "room.accept_again": "Accepter de rejouer",
     "room.rematch_status": "Rejouer : {ready} sur {total} d’accord — encore {s} s. Les places qui n’ont pas accepté seront libérées.",
     "room.rematch_mine": "Vous avez accepté de rejouer.",
     "room.rematch_freed": "« Rejouer » s’est fait sans vous : vous ne l’aviez pas accepté à temps. Vous regardez.",

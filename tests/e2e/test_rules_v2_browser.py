@@ -586,3 +586,30 @@ def test_master_a_question_below_the_board_comes_into_sight_on_a_phone(
     assert page.evaluate("() => window.scrollY") > 0
     shot(page, "master-question-phone")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_winner_is_told_you_won_and_the_others_the_winners_name(server: str, browser) -> None:
+    """The result's headline says "You won!" on the winner's own page, where it named her
+    in the third person ("Ann won" to Ann); the others, and a tie, read names, in French
+    with the verb's plural for two winners."""
+    game = Game.new("classic", ["Ann", "Bob"], "you-won")
+    page = bench(browser, server, "classic", "phone")
+    headline = "[data-testid=result-banner] .result-text strong"
+
+    def ended(seat: int, winners: list[int], lang: str = "en") -> str:
+        view = {**game.view(seat), "status": "finished"}
+        view["result"] = {"winners": winners, "reason": None}
+        page.evaluate(
+            "async (lang) => (await import('/static/js/i18n.js')).setLanguage(lang)", lang
+        )
+        page.evaluate(FEED, [{"type": "state", "seq": 0, "view": view, "last": None}, []])
+        page.wait_for_selector("[data-testid=result-banner]:not([hidden])")
+        return page.text_content(headline) or ""
+
+    assert ended(0, [0]) == "You won!"
+    assert ended(1, [0]) == "Ann won"
+    assert ended(0, [0, 1]) == "Ann and Bob won"
+    assert ended(0, [0], "fr") == "Vous avez gagné !"
+    assert ended(1, [0], "fr") == "Ann a gagné"
+    assert ended(1, [0, 1], "fr") == "Ann et Bob ont gagné"
+    assert page.errors == []
