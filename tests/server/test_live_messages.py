@@ -65,10 +65,9 @@ def test_each_view_is_sent_whole_move_after_move(variant: str) -> None:
 def test_a_history_words_each_move_as_it_was_told_live(variant: str) -> None:
     """A page that reloads gets the move list with the events it puts into words (what a
     move found, took, lost or ended, the Daedalus card it turned, Master's dice and whom
-    they made duel), each redacted for its
-    viewer as the live `last` was, from the game played here and from the same game
-    rebuilt from the log; the events that only repeat the move (pushed, moved, turn) stay
-    out of it."""
+    they made duel), each redacted for its viewer as the live `last` was, from the game
+    played here and from the same game rebuilt from the log; the events that only repeat
+    the move (pushed, moved, turn) stay out of it."""
     players = ["Ann", "Bob", "Cy"] if variant == "cards" else ["Ann", "Bob"]
     viewers: tuple[int | None, ...] = (0, 1, None)
     live = LiveGame(record=cast(Any, None), game=Game.new(variant, players, "told-seed"))
