@@ -13,6 +13,7 @@ and in the event's own line."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from app.rooms.live import for_history, in_history
@@ -36,6 +37,16 @@ def cell(pos: list[int]) -> str:
     return f"{COLUMN_LETTERS[pos[1]]}{pos[0] + 1}"
 
 
+def random_moves(game: Game, chooser: random.Random) -> Iterator[tuple[str, int, list[Any]]]:
+    """The game played by `chooser` to its end: each action's notation, seat and events."""
+    while game.result is None:
+        seat = game.to_move
+        assert seat is not None
+        action = chooser.choice(game.legal_actions(seat))
+        notation = game.engine.notation(action)
+        yield notation, seat, game.apply(seat, action)
+
+
 def pages_of_each_kind() -> dict[str, tuple[str, int, dict[str, Any]]]:
     """A page of each case, with the notation and seat of the action that turned it: a push,
     a flip that turned tiles, a teleport that moved pawns, one whose pawns are not in play."""
@@ -43,12 +54,10 @@ def pages_of_each_kind() -> dict[str, tuple[str, int, dict[str, Any]]]:
     for attempt in range(40):
         game = Game.new("team", ["Ann", "Bob"], f"daedalus-words-{attempt}")
         chooser = random.Random(attempt)
-        while game.result is None and len(found) < 4:
-            seat = game.to_move
-            assert seat is not None
-            action = chooser.choice(game.legal_actions(seat))
-            notation = game.engine.notation(action)
-            for ev in game.apply(seat, action):
+        for notation, seat, events in random_moves(game, chooser):
+            if len(found) == 4:
+                break
+            for ev in events:
                 if ev["type"] != "daedalus":
                     continue
                 effect = ev["effect"]
@@ -133,12 +142,9 @@ def moves_of_a_classic_game() -> tuple[tuple[str, int, list[Any]], tuple[str, in
     game = Game.new("classic", ["Ann", "Bob"], "stay-words")
     chooser = random.Random(3)
     stay = went = None
-    while game.result is None and (stay is None or went is None):
-        seat = game.to_move
-        assert seat is not None
-        action = chooser.choice(game.legal_actions(seat))
-        notation = game.engine.notation(action)
-        events = game.apply(seat, action)
+    for notation, seat, events in random_moves(game, chooser):
+        if stay is not None and went is not None:
+            break
         moved = [e for e in events if e["type"] == "moved"]
         if moved and moved[0]["from"] == moved[0]["to"]:
             stay = stay or (notation, seat, events)
@@ -186,12 +192,9 @@ def master_duels() -> tuple[
     for attempt in range(40):
         game = Game.new("master", ["Ann", "Bob", "Cy"], f"dice-words-{attempt}")
         chooser = random.Random(attempt)
-        while game.result is None and (duel is None or calm is None):
-            seat = game.to_move
-            assert seat is not None
-            action = chooser.choice(game.legal_actions(seat))
-            notation = game.engine.notation(action)
-            events = game.apply(seat, action)
+        for notation, seat, events in random_moves(game, chooser):
+            if duel is not None and calm is not None:
+                break
             kept = [for_history(e) for e in events if in_history(e)]
             kinds = [e["type"] for e in events]
             rolls = [e for e in events if e["type"] == "duel_roll"]

@@ -272,7 +272,7 @@ def test_a_waiting_room_says_who_is_not_here(server: str, browser) -> None:
     assert "Event variant" in page.text_content("[data-testid=room-options]")
     assert "Event variant" not in page.text_content("[data-testid=lobby-panel]")
     page.select_option("[data-testid=lang-select]", "fr")
-    assert page.text_content("[data-testid=seat-1] .conn-word") == "absent"
+    assert page.text_content("[data-testid=seat-1] .conn-word") == "pas là"
     # Bob opens the room: he is here now, which is not news of someone "back"
     bob_ctx = browser.new_context(**DESKTOP)
     bob_ctx.add_init_script(
