@@ -182,6 +182,7 @@ const TEXT = {
     "ev.dragon_arrows.one": "dé du dragon : {n} quart de tour, le dragon regarde vers {dir}",
     "ev.dragon_guardian": "dé du dragon : {guardian}",
     "ev.threat": "menacés : {names}",
+    "ev.threat.one": "menacé : {names}",
     "ev.threat_none": "personne n’est menacé",
     "ev.duel_roll": "{name} a fait {roll}",
     "ev.duel_won": "{name} a gagné le duel",
@@ -487,7 +488,7 @@ export function eventWords(ev, ctx = {}) {
     case "dragon_die":
       if (ev.face === "white" || ev.face === "black") return t("ev.dragon_guardian", { guardian: t(`master.guardian.${ev.face}`) });
       return t("ev.dragon_arrows", { n: Number(ev.face), dir: t(`dir.${ev.facing}`) });
-    case "threat": return ev.duellists && ev.duellists.length ? t("ev.threat", { names: list(ev.duellists) }) : t("ev.threat_none");
+    case "threat": return ev.duellists && ev.duellists.length ? t("ev.threat", { names: list(ev.duellists), n: ev.duellists.length }) : t("ev.threat_none");
     case "duel_roll": return t("ev.duel_roll", { name, roll: ev.roll });
     case "duel_won": return t("ev.duel_won", { name });
     case "reroll": return t("ev.reroll", { name, card: ev.card });

@@ -227,6 +227,9 @@ def test_master_dice_are_in_the_move_log(server: str, browser: Any) -> None:
     for roll in rolls:
         assert f"{names[roll['seat']]} rolled {roll['roll']}" in line, line
     assert "dé du dragon : " in words["fr"][0] and f"a fait {rolls[0]['roll']}" in words["fr"][0]
+    threatened = [names[seat] for seat in threat["duellists"]]
+    menaced = "menacé : " if len(threatened) == 1 else "menacés : "  # the agreement
+    assert menaced + threatened[0] in words["fr"][0], words["fr"][0]
     assert "Drachenwürfel: " in words["de"][0] and f"würfelte {rolls[0]['roll']}" in words["de"][0]
     # a threat of nobody is left unsaid: the die's face says where the dragon looks
     assert "dragon die: " in words["en"][1] and "threat" not in words["en"][1], words["en"][1]
