@@ -11,7 +11,7 @@ import { ClassicUI } from "./classic.js";
 import { BOARD_SIZE } from "./board.js";
 import { colorDot, h } from "./dom.js";
 import { formatList, t } from "./i18n.js";
-import { eventWords } from "./movelog.js";
+import { diceWords } from "./movelog.js";
 import { shownName } from "./table.js";
 import { svg } from "./tiles.js";
 
@@ -108,9 +108,8 @@ export class MasterUI extends ClassicUI {
     // words (room.js `sayMove`), but the mover would only see the dice panel, which is no
     // live region.
     if (last.seat === view.you && !last.by && this.ctx.say) {
-      const rolled = (last.events || []).filter((ev) => ev.type === "dragon_die" || ev.type === "duel_roll" || (ev.type === "threat" && ev.duellists && ev.duellists.length));
-      const words = rolled.map((ev) => eventWords(ev, { names: name })).filter(Boolean);
-      if (words.length) this.ctx.say(words.join(" · "));
+      const words = diceWords(last.events, { names: name });
+      if (words) this.ctx.say(words);
     }
   }
 

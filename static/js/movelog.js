@@ -419,6 +419,19 @@ export function notationPlaces(notation) {
 const LOG_EVENTS = new Set(["daedalus", "found", "event", "took", "collected", "lost", "dragon_die", "threat", "duel_roll", "duel_won", "final_duel", "won", "second_phase"]);
 
 /**
+ * Master's dice worth a word: the dragon die, a duel roll, and a threat that made someone
+ * duel (a dragon that threatens nobody is the usual case; the die's face says it).
+ */
+function isDice(ev) {
+  return ev.type === "dragon_die" || ev.type === "duel_roll" || (ev.type === "threat" && !!(ev.duellists && ev.duellists.length));
+}
+
+/** What a move's dice did, in words ("dragon die: … · threatened: Bob · Bob rolled 2"), or "". */
+export function diceWords(events, ctx = {}) {
+  return (events || []).filter(isDice).map((ev) => eventWords(ev, ctx)).filter(Boolean).join(" · ");
+}
+
+/**
  * One log line's words: the move, then what it found or took (from its events, when
  * known). Never empty: an unknown notation is shown as it is.
  */
@@ -427,8 +440,7 @@ export function entryWords(notation, ctx = {}) {
   for (const ev of ctx.events || []) {
     if (!LOG_EVENTS.has(ev.type)) continue;
     if (ev.type === "took" && Array.isArray(ev.cards)) continue;  // the move's words say it
-    // Master: a dragon that threatens nobody is the usual case; the die's face says it.
-    if (ev.type === "threat" && !(ev.duellists && ev.duellists.length)) continue;
+    if (ev.type === "threat" && !isDice(ev)) continue;
     // The line begins with the mover's name: what the mover did goes on without it.
     let words = eventWords(ev, { ...ctx, mover: ctx.seat });
     // The book's page that a turn's end turned belongs to the next turn: said after the
