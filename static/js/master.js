@@ -106,8 +106,10 @@ export class MasterUI extends ClassicUI {
     }
     // What the dice did after this page's own move: the others hear it in the move's
     // words (room.js `sayMove`), but the mover would only see the dice panel, which is no
-    // live region.
-    if (last.seat === view.you && !last.by && this.ctx.say) {
+    // live region. On a shared device the view is the next person's by now: the move was
+    // still this device's (and its dice no one else's words say).
+    const own = this.ctx.ownsSeat ? this.ctx.ownsSeat(last.seat) : last.seat === view.you;
+    if (own && !last.by && this.ctx.say) {
       const words = diceWords(last.events, { names: name });
       if (words) this.ctx.say(words);
     }

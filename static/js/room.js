@@ -241,6 +241,11 @@ function newGameUI() {
       say(text) {
         announcer.say(text);
       },
+      /** A seat this page plays (pass-and-play: any of the device's seats, whose view may
+       * already be the next person's when a move comes back). */
+      ownsSeat(seat) {
+        return ownSeats().includes(seat);
+      },
       isConnected(seat) {
         const s = app.room && app.room.seats.find((x) => x.seat === seat);
         // No mark (null) for a seat the computer plays for its player (who left, or is

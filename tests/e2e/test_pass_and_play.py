@@ -836,3 +836,48 @@ def test_the_keyboard_stays_on_the_shield_and_comes_back_to_the_game(server: str
     assert page.evaluate("document.querySelector('[inert]')") is None
     assert errors == []
     page.context.close()
+
+
+OWN_DICE = """async () => {
+  const { MasterUI } = await import("/static/js/master.js");
+  const players = ["Ann", "Bob", "Cy"].map((name, seat) => ({ seat, name, color: "red" }));
+  const dice = [
+    { type: "took", seat: 0, value: 3, at: "c3" },
+    { type: "dragon_die", seat: 0, face: "4", facing: "N" },
+    { type: "threat", source: "dragon", duellists: [2], cells: ["d4"] },
+    { type: "duel_roll", seat: 2, roll: 5 },
+  ];
+  const heard = (own, last, you) => {
+    const said = [];
+    const ctx = { say: (text) => said.push(text), showNews() {}, ownsSeat: (s) => own.includes(s) };
+    // the method alone, on what it uses (a whole game UI wants the room page's elements)
+    const ui = { ctx, moveNewsLine() {} };
+    MasterUI.prototype.announce.call(ui, last, { you, players, status: "playing" });
+    return said;
+  };
+  const move = { seq: 7, seat: 0, events: dice, by: null };
+  return {
+    // a shared device: Ann moved, and the view is Bob's by the time it comes back
+    shared: heard([0, 1], move, 1),
+    // the computer moved for Ann (she was away): not hers to be told as her own
+    stoodIn: heard([0, 1], { ...move, by: "computer:away" }, 1),
+    // Bob's own phone: Ann's move is said in its words elsewhere (room.js sayMove)
+    another: heard([1], move, 1),
+    own: heard([0], move, 0),
+  };
+}"""
+
+
+def test_the_device_says_the_dice_after_its_own_seats_move(server: str, browser) -> None:
+    """What the dice did after a move is said to its mover (the dice panel is no live
+    region); on a shared device the view is the next person's by the time the move comes
+    back, and the dice were still the device's own seat's."""
+    page, errors = _module_page(browser, server)
+    said = page.evaluate(OWN_DICE)
+    assert len(said["shared"]) == 1, said
+    assert said["shared"][0].startswith("dragon die: 4 turns, the dragon now faces north"), said
+    assert "threatened: Cy" in said["shared"][0] and "Cy rolled 5" in said["shared"][0], said
+    assert said["own"] == said["shared"], said
+    assert said["stoodIn"] == [] and said["another"] == [], said
+    assert errors == []
+    page.context.close()
