@@ -636,6 +636,17 @@ def test_live_games_show_a_live_board(fresh_server: str, browser: Any, tmp_path:
     # the screen's 390 px, not to innerWidth)
     width = phone.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["viewport"]["width"], width
+    # its "Watch" goes under the words, which keep the row beside the thumbnail (beside
+    # the button too, they had a third of it and took ten lines)
+    boxes = phone.locator("[data-testid=live-game]").first.evaluate(
+        """(item) => Object.fromEntries(["", ".game-main", ".button"].map((sel) => {
+          const box = (sel ? item.querySelector(":scope > " + sel) : item).getBoundingClientRect();
+          return [sel || "item", { top: box.top, bottom: box.bottom, width: box.width }];
+        }))"""
+    )
+    assert boxes[".button"]["top"] >= boxes[".game-main"]["bottom"], boxes
+    assert boxes[".game-main"]["width"] >= 0.6 * boxes["item"]["width"], boxes
+    phone.screenshot(path=str(tmp_path / "lobby-phone.png"), full_page=True)
     phone.close()
 
 
