@@ -620,7 +620,7 @@ const fr = {
   "device.minutes": "{n} minutes",
   "device.minutes.one": "{n} minute",
   "device.seconds": "{n} secondes",
-  "device.claim_failed": "Ce lien n’a pas fait passer la place ici : il a déjà servi ou il a expiré. Sur l’appareil qui tient la place, choisissez « Continuer sur un autre appareil » pour en obtenir un nouveau.",
+  "device.claim_failed": "Ce lien n’a pas fait passer la place ici : il a déjà servi ou il a expiré. Sur l’appareil qui tient la place, choisissez «\u00a0Continuer sur un autre appareil\u00a0» pour en obtenir un nouveau.",
   "device.qr": "Code QR du lien pour continuer sur un autre appareil",
   "device.moved": "Votre place est passée sur un autre appareil : cette page regarde la partie.",
   "device.claimed": "La place est à vous sur cet appareil.",
