@@ -126,6 +126,33 @@ def test_the_controls_of_the_step_fit_a_phone_screen(
     assert errors == []
 
 
+ON_ITS_SIDE = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.mark.parametrize(
+    "variant, options", [("classic", {}), ("team", {"mode": "standard"}), ("cards", {})]
+)
+def test_a_phone_on_its_side_shows_the_whole_board_beside_the_turn(
+    server: str, browser: Any, variant: str, options: dict, tmp_path: Path
+) -> None:
+    """844x390: the desktop layout's board column wanted 500 px of height and left the
+    board below the fold under the turn's lines; now, once the header has scrolled away,
+    the whole board is in sight with the turn and the target beside it, not under it."""
+    (page, _), errors = started(server, browser, variant, options, ON_ITS_SIDE)
+    page.evaluate("document.getElementById('board-column').scrollIntoView({ block: 'start' })")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(tmp_path / f"side-{variant}.png"))
+    for part in ("board", "turn-status", "target"):
+        assert inside_viewport(page, f"[data-testid={part}]"), part
+    board = page.locator("[data-testid=board]").bounding_box()
+    for part in ("turn-status", "target"):
+        box = page.locator(f"[data-testid={part}]").bounding_box()
+        assert box is not None and board is not None
+        assert box["x"] + box["width"] <= board["x"], (part, box, board)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 844
+    assert errors == []
+
+
 def test_phone_targets_are_44px_and_an_arrow_asks_for_a_second_tap(
     server: str, browser: Any, tmp_path: Path
 ) -> None:
