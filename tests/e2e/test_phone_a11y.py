@@ -153,6 +153,30 @@ def test_a_phone_on_its_side_shows_the_whole_board_beside_the_turn(
     assert errors == []
 
 
+def test_a_replay_on_a_phone_on_its_side_keeps_the_whole_board_in_sight(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    """The replay's board was 200 px tall on a 390 px screen (100vh - 190px), and went
+    away as the moves scrolled: now as tall as the screen, beside the move's lines, and
+    still whole once the page has scrolled down to the list of moves."""
+    game_id = http_json("POST", server + "/api/games/import", greedy_record())["id"]
+    page = browser.new_page(**ON_ITS_SIDE)
+    page.goto(f"{server}/replay/{game_id}?at=10")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    page.evaluate("document.querySelector('.replay-board').scrollIntoView({ block: 'start' })")
+    page.wait_for_timeout(200)
+    board = page.locator("[data-testid=board]").bounding_box()
+    assert board is not None and board["height"] >= 0.9 * ON_ITS_SIDE["viewport"]["height"]
+    assert inside_viewport(page, "[data-testid=board]")
+    page.evaluate("window.scrollBy(0, 300)")
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(tmp_path / "side-replay.png"))
+    assert inside_viewport(page, "[data-testid=board]")
+    turn = page.locator("[data-testid=turn-status]").bounding_box()
+    assert turn is not None and turn["x"] + turn["width"] <= board["x"], (turn, board)
+    page.close()
+
+
 def test_phone_targets_are_44px_and_an_arrow_asks_for_a_second_tap(
     server: str, browser: Any, tmp_path: Path
 ) -> None:
