@@ -153,6 +153,29 @@ def test_a_phone_on_its_side_shows_the_whole_board_beside_the_turn(
     assert errors == []
 
 
+@pytest.mark.parametrize("variant", ["master", "cards"])
+def test_on_an_upright_tablet_the_board_follows_the_turn_s_lines(
+    server: str, browser: Any, variant: str, tmp_path: Path
+) -> None:
+    """768x1024: the board column was as tall as the window and the board (as wide as
+    the column) sat in its middle, 160 px below the turn's lines; now only the news line's
+    room (kept so that news does not move the board) is between them."""
+    tablet = {"viewport": {"width": 768, "height": 1024}, "is_mobile": True, "has_touch": True}
+    (page, _), errors = started(server, browser, variant, {}, tablet)
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(tmp_path / f"tablet-{variant}.png"))
+    target = page.locator("[data-testid=target]").bounding_box()
+    news = page.locator(".board-column .news-line").bounding_box()
+    board = page.locator("[data-testid=board]").bounding_box()
+    assert target is not None and news is not None and board is not None
+    gap = board["y"] - (target["y"] + target["height"])
+    assert gap <= news["height"] + 24, (gap, news, board)
+    # the board's picture fills its box (a taller box centred it, leaving the band)
+    assert abs(board["height"] - board["width"]) <= 2, board
+    assert inside_viewport(page, "[data-testid=board]")
+    assert errors == []
+
+
 def test_a_replay_on_a_phone_on_its_side_keeps_the_whole_board_in_sight(
     server: str, browser: Any, tmp_path: Path
 ) -> None:
