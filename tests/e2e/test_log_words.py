@@ -233,3 +233,25 @@ def test_master_dice_are_in_the_move_log(server: str, browser: Any) -> None:
     assert "Drachenwürfel: " in words["de"][0] and f"würfelte {rolls[0]['roll']}" in words["de"][0]
     # a threat of nobody is left unsaid: the die's face says where the dragon looks
     assert "dragon die: " in words["en"][1] and "threat" not in words["en"][1], words["en"][1]
+
+
+WON = """async (lang) => {
+  const { setLanguage } = await import("/static/js/i18n.js");
+  const { entryWords } = await import("/static/js/movelog.js");
+  setLanguage(lang);
+  const names = (s) => ["Ann", "Bob"][s];
+  const events = [{ type: "moved", seat: 0, from: "b1", to: "a1" }, { type: "won", seat: 0 }];
+  return entryWords("a1", { variant: "classic", names, seat: 0, events });
+}"""
+
+
+def test_the_winning_move_says_it_won_the_game(server: str, browser: Any) -> None:
+    """The last line of a won game said "Ann moved to a1 · wins": wins what, the reader
+    of the log asked; it says the game."""
+    page = browser.new_page()
+    page.goto(server + "/")
+    words = {lang: page.evaluate(WON, lang) for lang in ("en", "fr", "de")}
+    page.close()
+    assert words["en"].endswith(" · wins the game"), words
+    assert words["fr"].endswith(" · gagne la partie"), words
+    assert words["de"].endswith(" · gewinnt das Spiel"), words
