@@ -398,8 +398,7 @@ const announcer = new Announcer(byId("announce"), byId("turn-status"), byId("eve
 /** Another player's move (or one the computer made for this page's seat), in words. */
 function sayMove(last) {
   const seat = last.seat;
-  const own = passAndPlay ? socket.seats() : [app.seat];
-  if (seat === null || seat === undefined || (own.includes(seat) && !last.by)) return;
+  if (seat === null || seat === undefined || (ownSeats().includes(seat) && !last.by)) return;
   const words = entryWords(last.notation, { variant: variant.id, names: seatName, events: last.events, seat });
   announcer.move(`${seatName(seat)} ${words}`);
 }
@@ -744,9 +743,7 @@ function renderLobby() {
   const room = app.room;
   if (!room) return;
   const tokens = passAndPlay ? socket.tokens() : null;
-  // the seats this device plays (pass-and-play: every local seat)
-  const ownSeats = passAndPlay ? socket.seats() : [app.seat];
-  renderTable({ code, variant, room, seat: app.seat, seats: ownSeats, token: app.token, tokens, showError, errorText });
+  renderTable({ code, variant, room, seat: app.seat, seats: ownSeats(), token: app.token, tokens, showError, errorText });
   const seated = app.seat !== null;
   const seats = room.seats;
   els.seats.replaceChildren();
