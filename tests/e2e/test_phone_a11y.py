@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import http_json, join_room
+from tests.e2e.conftest import http_json, join_room, push_and_move
 from tests.server.helpers import greedy_record
 
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
@@ -158,6 +158,43 @@ def test_a_phone_on_its_side_shows_the_whole_board_beside_the_turn(
         assert box is not None and board is not None
         assert box["x"] + box["width"] <= board["x"], (part, box, board)
     assert page.evaluate("document.documentElement.scrollWidth") <= screen["viewport"]["width"]
+    assert errors == []
+
+
+def test_on_its_side_the_news_of_the_absence_comes_after_the_turn_s_lines(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    """A player back on a phone on its side: in the turn's narrow column beside the board,
+    "While you were away" took the screen's height and put the target below the fold;
+    now the turn and the target come first and the news follows them."""
+    (ann, bob), errors = started(server, browser, "classic", {}, DESKTOP)
+    context, url = ann.context, ann.url
+    key = f"labyrinth:token:{url.rsplit('/', 1)[1]}"
+    token = ann.evaluate("(key) => localStorage.getItem(key)", key)
+    ann.close()  # Ann puts her phone away, plays a turn from her laptop, and Bob his
+    laptop = browser.new_context(**DESKTOP)
+    laptop.add_init_script(f"localStorage.setItem('{key}', '{token}')")
+    elsewhere = laptop.new_page()
+    elsewhere.goto(url)
+    push_and_move(elsewhere)
+    bob.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+    laptop.close()
+    push_and_move(bob)
+    back = context.new_page()
+    back.set_viewport_size(ON_ITS_SIDE["viewport"])
+    back.goto(url)
+    back.wait_for_selector("[data-testid=since-banner]:not([hidden])")
+    back.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
+    back.evaluate("document.getElementById('board-column').scrollIntoView({ block: 'start' })")
+    back.wait_for_timeout(300)
+    back.screenshot(path=str(tmp_path / "side-since.png"))
+    for part in ("board", "turn-status", "target"):
+        assert inside_viewport(back, f"[data-testid={part}]"), part
+    target = back.locator("[data-testid=target]").bounding_box()
+    since = back.locator("[data-testid=since-banner]").bounding_box()
+    assert target is not None and since is not None
+    assert since["y"] >= target["y"] + target["height"], (since, target)
+    assert since["y"] < ON_ITS_SIDE["viewport"]["height"] - 40  # its title still in sight
     assert errors == []
 
 
