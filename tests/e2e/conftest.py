@@ -84,6 +84,27 @@ def push_and_move(page: Any, cell: str = "last") -> None:
     (cells.first if cell == "first" else cells.last).click()
 
 
+def play_out(server: str, code: str, tokens: dict[int, str]) -> None:
+    """The seats of `tokens` play the first legal action over the protocol (the others are
+    the computer's) until the game ends."""
+    from tests.cluster.conftest import Peer
+
+    peers = {seat: Peer(server.replace("http", "ws", 1), code, key) for seat, key in tokens.items()}
+    try:
+        states = {seat: peer.until("state") for seat, peer in peers.items()}
+        state = states[min(peers)]
+        while state["view"]["status"] == "playing":
+            seq, mover = state["seq"], state["view"]["turn"]["seat"]
+            if mover in peers:
+                action = peers[mover].legal()["actions"][0]
+                peers[mover].send({"type": "action", "id": "x", "seq": seq, "action": action})
+            states = {seat: peer.state_at(seq + 1) for seat, peer in peers.items()}
+            state = states[min(peers)]
+    finally:
+        for peer in peers.values():
+            peer.close()
+
+
 FRAMES_FROM_PATCHES = """async (url) => {
   const { PatchedFrames } = await import("/static/js/patches.js");
   const [patched, full] = await Promise.all([

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import http_json, join_room, push_and_move
+from tests.e2e.conftest import http_json, join_room, play_out, push_and_move
 from tests.server.helpers import greedy_record
 
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
@@ -196,6 +196,47 @@ def test_on_its_side_the_news_of_the_absence_comes_after_the_turn_s_lines(
     assert since["y"] >= target["y"] + target["height"], (since, target)
     assert since["y"] < ON_ITS_SIDE["viewport"]["height"] - 40  # its title still in sight
     assert errors == []
+
+
+def test_on_its_side_a_finished_game_shows_its_result_above_the_whole_board(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    """The game over on a phone on its side: the result and "play again" take the column's
+    width above the board (not the turn's narrow column beside it), and the board, no
+    taller than the screen, is whole once scrolled to."""
+    made = http_json(
+        "POST",
+        server + "/api/rooms",
+        {"variant": "cards", "name": "Ann", "computers": ["easy"], "start": True},
+    )
+    context = browser.new_context(**ON_ITS_SIDE)
+    context.add_init_script(
+        f"localStorage.setItem('labyrinth:token:{made['code']}', '{made['token']}')"
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + made["url"])
+    page.wait_for_selector("[data-testid=turn-status][data-seat]")
+    play_out(server, made["code"], {0: made["token"]})
+    page.wait_for_selector("[data-testid=result-banner]:not([hidden])")
+    page.wait_for_selector("[data-testid=after-game]:not([hidden])")
+    page.evaluate("document.getElementById('board-column').scrollIntoView({ block: 'start' })")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(tmp_path / "side-finished.png"))
+    result = page.locator("[data-testid=result-banner]").bounding_box()
+    board = page.locator("[data-testid=board]").bounding_box()
+    column = page.locator("#board-column").bounding_box()
+    assert result is not None and board is not None and column is not None
+    assert result["y"] + result["height"] <= board["y"], (result, board)
+    assert result["width"] >= 0.9 * column["width"], (result, column)
+    assert board["height"] <= ON_ITS_SIDE["viewport"]["height"], board
+    page.locator("[data-testid=board]").scroll_into_view_if_needed()
+    page.wait_for_timeout(200)
+    assert inside_viewport(page, "[data-testid=board]")
+    assert page.evaluate("document.documentElement.scrollWidth") <= ON_ITS_SIDE["viewport"]["width"]
+    assert errors == []
+    context.close()
 
 
 @pytest.mark.parametrize("variant", ["master", "cards"])

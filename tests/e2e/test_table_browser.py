@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import http_json, join_room, serve_app, wait_for_js
+from tests.e2e.conftest import http_json, join_room, play_out, serve_app, wait_for_js
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
@@ -318,27 +318,6 @@ def test_a_long_name_keeps_its_line_in_the_seat_list_on_a_phone(server: str, bro
     page.context.close()
 
 
-def _play_out(server: str, code: str, tokens: dict[int, str]) -> None:
-    """The seats of `tokens` play the first legal action over the protocol (the others are
-    the computer's) until the game ends."""
-    from tests.cluster.conftest import Peer
-
-    peers = {seat: Peer(server.replace("http", "ws", 1), code, key) for seat, key in tokens.items()}
-    try:
-        states = {seat: peer.until("state") for seat, peer in peers.items()}
-        state = states[min(peers)]
-        while state["view"]["status"] == "playing":
-            seq, mover = state["seq"], state["view"]["turn"]["seat"]
-            if mover in peers:
-                action = peers[mover].legal()["actions"][0]
-                peers[mover].send({"type": "action", "id": "x", "seq": seq, "action": action})
-            states = {seat: peer.state_at(seq + 1) for seat, peer in peers.items()}
-            state = states[min(peers)]
-    finally:
-        for peer in peers.values():
-            peer.close()
-
-
 @pytest.fixture(scope="module")
 def quick_rematch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A "play again" offer waits 4 s for the seats that have not accepted (60 by default)."""
@@ -363,7 +342,7 @@ def test_play_again_says_who_it_waits_for_and_whom_it_left_out(quick_rematch: st
     # is brought into his sight.
     bob_page.wait_for_selector("[data-testid=turn-status][data-seat]")
     bob_page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    _play_out(server, code, {0: made["token"], bob["seat"]: bob["token"]})
+    play_out(server, code, {0: made["token"], bob["seat"]: bob["token"]})
     bob_page.wait_for_selector("[data-testid=result-banner]:not([hidden])")
     wait_for_js(
         bob_page,
