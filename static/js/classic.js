@@ -166,15 +166,15 @@ export class ClassicUI extends GameUI {
     };
     for (const ev of last.events || []) {
       if (ev.type === "found") {
-        this.moveNewsLine(t("news.found", { name: name(ev.seat), treasure: treasureName(ev.treasure) }));
+        this.moveNewsLine(this.newsAbout("news.found", ev.seat, { name: name(ev.seat), treasure: treasureName(ev.treasure) }));
       } else if (ev.type === "event") {
         this.moveNewsLine(t("event.revealed", { name: eventName(ev.name) }));
       } else if (ev.type === "swapped") {
-        this.moveNewsLine(t("news.swapped", { name: name(ev.seat), other: name(ev.with) }));
+        this.moveNewsLine(this.newsAbout("news.swapped", ev.seat, { name: name(ev.seat), other: name(ev.with) }));
       } else if (ev.type === "opened") {
-        this.moveNewsLine(t("news.opened", { name: name(ev.seat) }));
+        this.moveNewsLine(this.newsAbout("news.opened", ev.seat, { name: name(ev.seat) }));
       } else if (ev.type === "declined") {
-        this.moveNewsLine(t("news.declined", { name: name(ev.seat) }));
+        this.moveNewsLine(this.newsAbout("news.declined", ev.seat, { name: name(ev.seat) }));
       }
     }
   }

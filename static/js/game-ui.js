@@ -81,6 +81,17 @@ export class GameUI {
     this.announce(last, view);
   }
 
+  /**
+   * A news line's words about what `seat` did: "You found the helmet!" on that seat's own
+   * page (the key's `.you` form), "Ann found the helmet!" on the others' and a spectator's.
+   * A shared device's view is the next person's by the time a move is told, so the mover
+   * is named there, as at a table.
+   */
+  newsAbout(key, seat, params) {
+    const own = this.view && seat !== null && seat !== undefined && seat === this.view.you;
+    return t(own ? `${key}.you` : key, params);
+  }
+
   /** A news line about the move being told (remembered: the game's last move takes it down). */
   moveNewsLine(text) {
     this.moveNews = text;

@@ -99,10 +99,10 @@ export class MasterUI extends ClassicUI {
   announce(last, view) {
     const name = (seat) => shownName((view.players.find((p) => p.seat === seat) || { name: "?" }).name);
     for (const ev of last.events || []) {
-      if (ev.type === "took") this.moveNewsLine(t("master.news.took", { name: name(ev.seat), value: ev.value }));
-      else if (ev.type === "lost") this.moveNewsLine(t("master.news.lost", { name: name(ev.seat), value: ev.value }));
+      if (ev.type === "took") this.moveNewsLine(this.newsAbout("master.news.took", ev.seat, { name: name(ev.seat), value: ev.value }));
+      else if (ev.type === "lost") this.moveNewsLine(this.newsAbout("master.news.lost", ev.seat, { name: name(ev.seat), value: ev.value }));
       else if (ev.type === "second_phase") this.moveNewsLine(t("master.news.second"));
-      else if (ev.type === "final_duel") this.moveNewsLine(t(ev.won ? "master.news.final_won" : "master.news.final_lost", { name: name(ev.seat), total: ev.total }));
+      else if (ev.type === "final_duel") this.moveNewsLine(this.newsAbout(ev.won ? "master.news.final_won" : "master.news.final_lost", ev.seat, { name: name(ev.seat), total: ev.total }));
     }
     // What the dice did after this page's own move: the others hear it in the move's
     // words (room.js `sayMove`), but the mover would only see the dice panel, which is no

@@ -152,7 +152,7 @@ export class TeamUI extends ClassicUI {
     const name = (seat) => shownName((view.players.find((x) => x.seat === seat) || { name: "?" }).name);
     for (const ev of last.events || []) {
       if (ev.type === "collected") {
-        this.moveNewsLine(t("team.news.collected", { name: name(ev.seat), treasure: treasureName(ev.treasure), n: ev.portal }));
+        this.moveNewsLine(this.newsAbout("team.news.collected", ev.seat, { name: name(ev.seat), treasure: treasureName(ev.treasure), n: ev.portal }));
       } else if (ev.type === "daedalus") {
         this.moveNewsLine(cardWords(ev.card, ev.effect));
       }

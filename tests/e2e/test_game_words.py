@@ -37,3 +37,51 @@ def test_the_spare_tile_is_called_as_its_rulebook_calls_it(
     assert errors == []
     other.context.close()
     page.context.close()
+
+
+# (variant, an event that names its seat, the words on that seat's own page, on the other's)
+OWN_NEWS = [
+    ("classic", "found", "You found the ", "Bob found the "),
+    ("cards", "took", "You took ", "Bob took "),
+]
+
+
+@pytest.mark.parametrize(("variant", "kind", "own", "other"), OWN_NEWS)
+def test_a_players_own_find_is_told_to_them_as_theirs(
+    server: str, browser: Any, variant: str, kind: str, own: str, other: str
+) -> None:
+    """On Ann's own page, "Ann found the helmet!" read as news of someone else: her page
+    says "You found...", as the end says "You won!"; the others' pages still name her."""
+    import json
+    import random
+
+    from app.bots import choose
+    from app.rules import Game
+    from tests.e2e.test_rules_v2_browser import FEED, bench
+
+    game = Game.new(variant, ["Ann", "Bob"], f"own-news-{variant}")
+    rng = random.Random(2)
+    steps: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+    while game.result is None and len(steps) < 2:
+        seat = game.to_move
+        assert seat is not None
+        action = choose(variant, "hard", game.view(seat), game.legal_actions(seat), rng)
+        events = game.apply(seat, action)
+        if seat not in steps and any(e.get("type") == kind for e in events):
+            last = {"seq": game.seq, "seat": seat, "action": action, "events": events}
+            steps[seat] = (json.loads(json.dumps(game.view(0))), last)
+    assert set(steps) == {0, 1}, "a game in which both seats did it: pick another seed"
+    page = bench(browser, server, variant, "desktop")
+    for seat, expected in ((0, own), (1, other)):
+        view, last = steps[seat]
+        page.evaluate("() => { window.__news = []; }")
+        page.evaluate(FEED, [{"type": "state", "seq": view["seq"], "view": view, "last": last}, []])
+        told = [line for line in page.evaluate("() => window.__news") if expected in line]
+        assert told, (seat, page.evaluate("() => window.__news"))
+    page.select_option("[data-testid=lang-select]", "fr")
+    view, last = steps[0]
+    page.evaluate("() => { window.__news = []; }")
+    page.evaluate(FEED, [{"type": "state", "seq": view["seq"], "view": view, "last": last}, []])
+    assert any(line.startswith("Vous ") for line in page.evaluate("() => window.__news"))
+    assert page.errors == []
+    page.context.close()
