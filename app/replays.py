@@ -106,10 +106,15 @@ class Replay:
     full: bytes | None = None
 
 
-def build(game: GameRecord, record: dict[str, Any]) -> bytes:
+def build(game: GameRecord, record: dict[str, Any], bys: dict[int, str] | None = None) -> bytes:
     """The gzipped replay body with frames as patches (CPU-bound: `Replays` runs it in a
-    build process, or a thread)."""
+    build process, or a thread). `bys` (seq -> the log's `by`) marks the moves the server
+    played for a seat, as the room's move list marks them ("computer", "timeout"): the
+    record, an export, does not carry them."""
     data = replay_data(record)
+    for move in data["moves"]:
+        if bys and move["seq"] in bys:
+            move["by"] = bys[move["seq"]]
     frames = data["frames"]
     body = {
         "id": game.id,
@@ -158,7 +163,7 @@ class Replays:
         self,
         repo: Repository,
         size: int = CACHE_SIZE,
-        builder: Callable[[GameRecord, dict[str, Any]], bytes] = build,
+        builder: Callable[[GameRecord, dict[str, Any], dict[int, str]], bytes] = build,
         executor: Executor | None = None,
         concurrency: int = 2,
         failure_ttl: float = 60.0,
@@ -272,7 +277,8 @@ class Replays:
         if packed is None:
             actions = await to_thread.run_sync(self._repo.actions, game.id, 0)
             try:
-                packed = await self.run(self._builder, game, record_of(game, actions))
+                bys = {a.seq: a.by for a in actions if a.by}
+                packed = await self.run(self._builder, game, record_of(game, actions), bys)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

@@ -11,6 +11,7 @@
  */
 
 import { pageWords } from "./daedalus.js";
+import { h } from "./dom.js";
 import { addTranslations, aMotif, cellName, formatList, slotWords, t } from "./i18n.js";
 
 const tr = t;
@@ -541,4 +542,17 @@ function genericWords(ev, names) {
     else if (typeof value !== "object") parts.push(String(value));
   }
   return parts.join(" · ");
+}
+
+/**
+ * Why the server played a move for its seat (the log's `by`: "computer:timeout"...), as a
+ * small label beside the move in the room's move list and the replay's; null for a move
+ * its player made, and for a computer seat's own (its name says it is the computer).
+ */
+export function byBadge(by) {
+  if (typeof by !== "string" || !by.startsWith("computer:")) return null;
+  const reason = by.slice("computer:".length);
+  if (reason === "seat") return null;
+  const known = ["timeout", "away", "left"].includes(reason) ? reason : "away";
+  return h("span", { class: "log-cause", "data-testid": "log-cause", "data-cause": reason }, t(`cause.${known}`));
 }

@@ -14,7 +14,7 @@ import { answerBody, ApiError, request } from "./api.js";
 import { PatchedFrames } from "./patches.js";
 import { byId, colorDot, flash, h, unflash } from "./dom.js";
 import { formatDate, formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
-import { entryWords, eventWords, moveWords, notationPlaces } from "./movelog.js";
+import { byBadge, entryWords, eventWords, moveWords, notationPlaces } from "./movelog.js";
 import { ensureSprite, TREASURES, treasureIcon } from "./tiles.js";
 import { shownName } from "./table.js";
 import { COLORS, variantById } from "./variants.js";
@@ -256,9 +256,14 @@ function buildMoveList() {
   els.moves.append(start);
   for (const move of data.moves) {
     const seat = move.seat;
-    const text = h("span", { class: "log-text" }, h("span", { class: "log-name" }, who[seat] ?? `#${seat}`), " ",
-      entryWords(move.notation, { variant: page.dataset.variant, names: seatName, events: move.events, seat: move.seat }));
-    text.title = text.textContent;  // the list shows two lines of it: the rest on hover
+    // (a move the server played for the seat says so after the name, within the words'
+    // two lines: a label of its own beside them squeezed them beside an analysis mark)
+    const cause = byBadge(move.by);
+    const words = entryWords(move.notation, { variant: page.dataset.variant, names: seatName, events: move.events, seat: move.seat });
+    const text = h("span", { class: "log-text" }, h("span", { class: "log-name" }, seatName(seat)), " ",
+      ...(cause ? [cause, " "] : []), words);
+    // the list shows two lines of it: the rest on hover
+    text.title = cause ? `${seatName(seat)} (${cause.textContent}) ${words}` : text.textContent;
     const entry = h("li", { class: "log-entry replay-entry", "data-testid": "replay-move", "data-step": String(move.seq) },
       h("button", { type: "button", class: "link-button", on: { click: () => goTo(move.seq) } },
         h("span", { class: "log-seq" }, `${move.seq}.`),

@@ -19,7 +19,7 @@ import { connMark, lostWords, presenceNews } from "./presence.js";
 import { formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { hasSecrets, loadLocalSeats, LocalSeatsSocket } from "./local-seats.js";
 import { PassShield } from "./pass-shield.js";
-import { entryWords, notationPlaces } from "./movelog.js";
+import { byBadge, entryWords, notationPlaces } from "./movelog.js";
 import { loadSeen, saveSeen, sinceSummary, turnSummary } from "./since.js";
 import { optionWords } from "./options.js";
 import { ensureSprite } from "./tiles.js";
@@ -1046,16 +1046,6 @@ function setupPassAndPlay() {
 }
 
 // ---------------------------------------------------------------- start-up
-
-/** Why the server played a move for its seat ("computer:timeout" ...), as a small label. */
-function byBadge(by) {
-  if (typeof by !== "string" || !by.startsWith("computer:")) return null;
-  const reason = by.slice("computer:".length);
-  // A computer seat's own moves need no label: its name says it is the computer.
-  if (reason === "seat") return null;
-  const known = ["timeout", "away", "left"].includes(reason) ? reason : "away";
-  return h("span", { class: "log-cause", "data-testid": "log-cause", "data-cause": reason }, t(`cause.${known}`));
-}
 
 function renderAll() {
   els.title.textContent = t("room.title", { code });

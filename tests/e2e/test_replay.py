@@ -398,3 +398,42 @@ def test_a_guardian_on_the_lair_leaves_the_dragon_seen(server: str, browser: Any
     )
     assert apart, (guardian, dragon)
     page.close()
+
+
+def test_a_move_the_computer_played_for_a_seat_is_marked_as_in_the_room(
+    server: str, browser: Any
+) -> None:
+    """The room's move list marks a move the server played for a seat ("timeout",
+    "computer"); the replay's list did not, so a player's turns and the computer's read
+    alike there. The replay's moves carry the log's `by` (the server's side is tested in
+    tests/server/test_replay_cache.py); here an imported game's body is given two."""
+    import json
+
+    game_id = http_json("POST", server + "/api/games/import", greedy_record())["id"]
+    bys = {3: "computer:timeout", 4: "computer:timeout", 7: "computer:away"}
+
+    def with_bys(route: Any) -> None:
+        body = route.fetch().json()
+        for move in body["moves"]:
+            if move["seq"] in bys:
+                move["by"] = bys[move["seq"]]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page = browser.new_page(**CHROMIUM_ARGS)
+    page.route(f"**/api/games/{game_id}/replay*", with_bys)
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    marked = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="replay-move"]')]
+             .filter((e) => e.querySelector('[data-testid=log-cause]'))
+             .map((e) => [Number(e.dataset.step), e.querySelector('.log-cause').textContent])"""
+    )
+    assert marked == [[3, "timeout"], [4, "timeout"], [7, "computer"]]
+    # the words keep their width: the label takes the notation's place, not the words'
+    words = page.locator('[data-testid="replay-move"][data-step="7"] .log-text')
+    assert words.bounding_box()["width"] > 120
+    assert words.get_attribute("title").startswith("Bob (computer) ")
+    page.select_option("#lang-select", "fr")
+    cause = page.locator('[data-testid="replay-move"][data-step="3"] .log-cause')
+    assert cause.text_content() == "temps écoulé"
+    page.close()

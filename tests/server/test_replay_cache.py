@@ -35,6 +35,7 @@ class FakeRepo:
         self.stored: dict[str, tuple[str, bytes]] = {}
         self.store_fails = False
         self.reads: list[str] = []
+        self.bys: dict[int, str] = {}  # seq -> the log's `by`
 
     def stored_replay(self, game_id: str, version: str) -> bytes | None:
         self.reads.append(game_id)
@@ -50,7 +51,10 @@ class FakeRepo:
         return self.games.get(game_id)
 
     def actions(self, game_id: str, after: int = 0) -> list[ActionRecord]:
-        return [ActionRecord(a["seq"], a["seat"], a["action"]) for a in RECORD["actions"]]
+        return [
+            ActionRecord(a["seq"], a["seat"], a["action"], self.bys.get(a["seq"]))
+            for a in RECORD["actions"]
+        ]
 
 
 class CountingBuilder:
@@ -62,12 +66,14 @@ class CountingBuilder:
         self.release.set()
         self.fail = fail
 
-    def __call__(self, game: GameRecord, record: dict[str, Any]) -> bytes:
+    def __call__(
+        self, game: GameRecord, record: dict[str, Any], bys: dict[int, str] | None = None
+    ) -> bytes:
         self.calls.append(game.id)
         self.release.wait(10)
         if self.fail:
             raise RuntimeError("the build broke")
-        return build(game, record)
+        return build(game, record, bys)
 
 
 def test_requests_that_overlap_share_one_build() -> None:
@@ -155,14 +161,14 @@ def test_builds_run_at_most_concurrency_at_once() -> None:
     peak: list[int] = [0]
     lock = threading.Lock()
 
-    def slow_build(game: GameRecord, record: dict[str, Any]) -> bytes:
+    def slow_build(game: GameRecord, record: dict[str, Any], bys: dict[int, str]) -> bytes:
         with lock:
             running.append(1)
             peak[0] = max(peak[0], len(running))
         threading.Event().wait(0.05)
         with lock:
             running.pop()
-        return build(game, record)
+        return build(game, record, bys)
 
     repo = FakeRepo(*(game_row(f"g{k}") for k in range(6)))
     replays = Replays(repo, builder=slow_build, concurrency=2)
@@ -219,3 +225,16 @@ def test_a_replay_that_cannot_be_stored_is_served_all_the_same() -> None:
     item = asyncio.run(replays.get("g1"))
     assert json.loads(gzip.decompress(item.patches))["patches"]
     assert asyncio.run(replays.get("g1")) is item and builder.calls == ["g1"]
+
+
+def test_a_replay_marks_the_moves_the_server_played_for_a_seat() -> None:
+    """The room's move list marks a move the computer played for an away player or on a
+    timeout; the replay's moves carry the log's `by` so that its list can mark them too
+    (the record, an export, has no such field)."""
+    repo = FakeRepo(game_row("g1"))
+    repo.bys = {3: "computer:timeout", 4: "computer:timeout", 9: "computer:away"}
+    body = json.loads(gzip.decompress(asyncio.run(Replays(repo).body("g1"))))
+    marked = {m["seq"]: m["by"] for m in body["moves"] if "by" in m}
+    assert marked == repo.bys
+    assert len(body["moves"]) == len(RECORD["actions"])
+
