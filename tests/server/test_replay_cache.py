@@ -237,4 +237,3 @@ def test_a_replay_marks_the_moves_the_server_played_for_a_seat() -> None:
     marked = {m["seq"]: m["by"] for m in body["moves"] if "by" in m}
     assert marked == repo.bys
     assert len(body["moves"]) == len(RECORD["actions"])
-
