@@ -198,9 +198,11 @@ export class TeamUI extends ClassicUI {
         if (this.picked && this.picked[0] === r && this.picked[1] === c) cell.classList.add("picked");
       }
     }
-    // Highlight the treasures the viewer (or the player to move) may collect.
+    // Highlight the treasures the viewer may collect now: in expert only the left card of
+    // the board (the rules engine says which, `collectable`), or the others' once the
+    // viewer's board and the deck are empty.
     const me = this.me();
-    const wanted = new Set(me ? me.board : []);
+    const wanted = new Set(me ? me.collectable ?? me.board : []);
     for (const el of this.els.board.querySelectorAll("[data-cell]")) {
       const [r, c] = el.dataset.cell.split(",").map(Number);
       const tile = v.board.tiles[r][c];
@@ -436,7 +438,13 @@ export class TeamUI extends ClassicUI {
     for (const p of v.players) {
       const isTurn = v.turn && v.turn.seat === p.seat && v.status === "playing";
       const cards = h("span", { class: "found-list team-board", "data-testid": `team-board-${p.seat}` });
-      for (const name of p.board) cards.append(h("span", { class: "team-card", title: treasureName(name) }, treasureIcon(name, 26)));
+      // A card that may not be collected yet (expert: the right one) is drawn paler.
+      const now = new Set(p.collectable ?? p.board);
+      for (const name of p.board) {
+        const later = !now.has(name) && v.status === "playing";
+        cards.append(h("span", { class: "team-card" + (later ? " later" : ""), "data-later": later ? "true" : null,
+          title: later ? t("team.card_later", { treasure: treasureName(name) }) : treasureName(name) }, treasureIcon(name, 26)));
+      }
       if (!p.board.length) cards.append(h("span", { class: "muted" }, t("team.board_empty")));
       const connected = this.ctx.isConnected(p.seat);
       list.append(h("li", { class: "player" + (isTurn ? " turn" : ""), "data-testid": `player-${p.seat}` },
@@ -448,6 +456,10 @@ export class TeamUI extends ClassicUI {
         h("div", { class: "player-stats" },
           cards,
           h("span", { class: "team-spell-list" }, p.spells.map((s) => t(`spell.${s}`)).join(" · ")))));
+    }
+    // Expert: the boards' paler right cards, said in words under them.
+    if (v.options && v.options.mode === "expert" && v.status === "playing") {
+      list.append(h("li", { class: "team-rule", "data-testid": "team-expert-rule" }, t("team.expert_order")));
     }
   }
 

@@ -248,6 +248,43 @@ def test_team_first_daedalus_card_is_turned_in_front_of_everyone(server: str, br
         p.context.close()
 
 
+@pytest.mark.parametrize("mode", ["expert", "standard"])
+def test_team_the_board_lights_only_what_may_be_collected_now(
+    server: str, browser, mode: str
+) -> None:
+    """In expert a player collects the left card of their board first: both were lit on
+    the board, and a stop on the right one collected nothing, with nothing said. Now the
+    board lights what the engine says may be collected, the player list draws the right
+    card paler, and the target box states the rule; in standard both cards are lit."""
+    from tests.rules.team_helpers import calm, carve, place
+
+    game = Game.new("team", ["Ann", "Bob"], "expert-order", {"mode": mode})
+    state = calm(game)
+    state.players[0].board = ["bat", "ghost"]
+    carve(state, b1="EW")
+    place(state, "bat", "c1", "NES")
+    place(state, "ghost", "e1", "NES")
+    page = bench(browser, server, "team", "desktop")
+    feed(page, game, 0)
+    lit = page.evaluate(
+        """() => [...document.querySelectorAll('[data-cell]')]
+             .filter((c) => c.firstChild && c.firstChild.classList.contains('is-target'))
+             .map((c) => c.dataset.cell)"""
+    )
+    later = page.locator("[data-testid=team-board-0] .team-card.later")
+    if mode == "expert":
+        assert lit == ["0,2"], lit  # c1: the bat, the left card; not the ghost at e1
+        assert later.count() == 1 and "after the left treasure" in later.get_attribute("title")
+        rule = page.text_content("[data-testid=team-expert-rule]") or ""
+        assert "left treasure first" in rule, rule
+    else:
+        assert lit == ["0,2", "0,4"], lit
+        assert later.count() == 0
+        assert page.locator("[data-testid=team-expert-rule]").count() == 0
+    shot(page, f"team-{mode}-lit")
+    assert page.errors == []
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_team_laying_the_turned_up_tile_is_no_spell(server: str, browser, size: str) -> None:
     """A step onto a face-down tile turns it up, and the player lays it before anything

@@ -519,6 +519,24 @@ def test_expert_left_treasure_first_then_the_right_slides_left() -> None:
     assert state.portal[-2:] == ["bat", "ghost"]
 
 
+def test_the_view_says_what_each_player_may_collect_now() -> None:
+    """The board shows both cards; in expert only the left one may be collected, and with
+    the deck and a player's board empty, the others' (their left ones in expert): the
+    view says which, so that a page lights those and not the rest."""
+    for mode, left_only in (("standard", False), ("expert", True)):
+        game = new(2, mode=mode)
+        state = corridor_with(game, "bat", "ghost")
+        state.players[0].board = ["bat", "ghost"]
+        state.players[1].board = ["crown", "keys"]
+        seen = [p["collectable"] for p in game.view(1)["players"]]
+        expected = [["bat"], ["crown"]] if left_only else [["bat", "ghost"], ["crown", "keys"]]
+        assert seen == expected, mode
+        state.players[0].board = []
+        state.treasure_deck = []
+        helping = ["crown"] if left_only else ["crown", "keys"]
+        assert game.view(None)["players"][0]["collectable"] == helping, mode
+
+
 def test_expert_refill_fills_from_the_left_and_help_is_left_only() -> None:
     game = new(2, mode="expert")
     state = corridor_with(game, "bat", "ghost")
