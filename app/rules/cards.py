@@ -600,6 +600,14 @@ class CardsEngine:
                 {"type": "can_take", "seat": turn.seat, "cards": [list(c) for c in candidates]}
             )
             return events
+        if candidates and rules_version(state.options) >= 2:
+            # Joined to cards of its motif, none of which may go (the layout would come
+            # apart): the turn passes with nothing taken, which players are told, not left
+            # to guess from a take step that never came. (A game of rules version 1
+            # re-plays with the events it was played with.)
+            events.append(
+                {"type": "no_take", "seat": turn.seat, "cards": [list(c) for c in candidates]}
+            )
         return events + self._end_turn(state, turn)
 
     @staticmethod

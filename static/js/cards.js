@@ -291,6 +291,8 @@ export class CardsUI extends GameUI {
     for (const ev of last.events || []) {
       if (ev.type === "took" && ev.cards.length) {
         this.moveNewsLine(this.newsAbout("cards.news.took", ev.seat, { name: name(ev.seat), n: ev.cards.length, motif: motifName(ev.cards[0].motif) }));
+      } else if (ev.type === "no_take") {
+        this.moveNewsLine(this.newsAbout("cards.news.no_take", ev.seat, { name: name(ev.seat), n: ev.cards.length }));
       } else if (ev.type === "discarded") {
         this.moveNewsLine(this.newsAbout("cards.news.discarded", ev.seat, { name: name(ev.seat), motif: motifName(ev.card.motif), a_motif: aMotif(ev.card.motif) }));
       }

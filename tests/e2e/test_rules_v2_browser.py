@@ -204,6 +204,34 @@ def test_cards_linking_placements_are_highlighted(server: str, browser, size: st
     page.context.close()
 
 
+def test_cards_a_placement_that_may_take_nothing_says_why(server: str, browser) -> None:
+    """A card joined to one of its motif that may not go (the layout would come apart):
+    the turn passed with no take step and no word, under an older move's news. Now the
+    page says why nothing was taken, to the placer as theirs and to the others by name."""
+    game = Game.new("cards", ["Ann", "Bob"], "cards-seed", V2)
+    lay(game, {
+        (0, 0): ("owl", "I", "EW"),
+        (1, 0): ("ghost", "I", "EW"),
+        (2, 0): ("chest", "I", "EW"),
+    })  # fmt: skip
+    set_hand(game, 0, [("ghost", "T"), ("map", "I")])
+    action = Place(0, (3, 0), 0).to_dict()
+    events = game.apply(0, action)
+    assert [e["type"] for e in events if e["type"] in ("no_take", "can_take")] == ["no_take"]
+    last = {"seq": game.seq, "seat": 0, "action": action, "events": events}
+    page = bench(browser, server, "cards", "desktop")
+    for seat, start in ((0, "Nothing to take: "), (1, "Ann took nothing: ")):
+        page.evaluate("() => { window.__news = []; }")
+        feed(page, game, seat, last)
+        news = page.evaluate("() => window.__news")
+        assert any(line.startswith(start) and "touch by an edge" in line for line in news), news
+    page.select_option("[data-testid=lang-select]", "de")
+    page.evaluate("() => { window.__news = []; }")
+    feed(page, game, 1, last)
+    assert any(line.startswith("Ann nimmt nichts") for line in page.evaluate("() => window.__news"))
+    assert page.errors == []
+
+
 def test_team_first_daedalus_card_is_turned_in_front_of_everyone(server: str, browser) -> None:
     room = http_json("POST", server + "/api/rooms", {"variant": "team", "options": {}})
     assert room["options"]["rules_version"] == 2

@@ -229,6 +229,31 @@ def test_no_take_phase_when_only_taking_nothing_is_valid() -> None:
     set_hand(game, 0, [("ghost", "T"), ("map", "I")])
     events = play(game, "h0@3,0")
     assert "can_take" not in types(events) and game.to_move == 1
+    assert "no_take" not in types(events)  # rules version 1: its events as played
+
+
+def test_a_placement_whose_joined_cards_may_not_go_says_so() -> None:
+    """Version 2: the ghost it joins would take the owl's link to the table with it; the
+    turn passes with nothing taken, and the events say why rather than nothing."""
+    game = Game.new("cards", ["P0", "P1"], "cards-seed", {"rules_version": 2})
+    lay(game, {
+        (0, 0): ("owl", "I", "EW"),
+        (1, 0): ("ghost", "I", "EW"),
+        (2, 0): ("chest", "I", "EW"),
+    })  # fmt: skip
+    set_hand(game, 0, [("ghost", "T"), ("map", "I")])
+    events = play(game, "h0@3,0")
+    assert "can_take" not in types(events) and game.to_move == 1
+    no_take = [e for e in events if e["type"] == "no_take"]
+    assert no_take == [{"type": "no_take", "seat": 0, "cards": [[1, 0]]}]
+
+
+def test_a_placement_joined_to_no_card_of_its_motif_has_no_no_take() -> None:
+    game = Game.new("cards", ["P0", "P1"], "cards-seed", {"rules_version": 2})
+    lay(game, {(0, 0): ("owl", "I", "EW"), (1, 0): ("chest", "I", "EW")})
+    set_hand(game, 0, [("ghost", "T"), ("map", "I")])
+    events = play(game, "h0@2,0")
+    assert "no_take" not in types(events) and "can_take" not in types(events)
 
 
 def test_taking_nothing_is_a_choice() -> None:
