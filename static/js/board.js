@@ -335,9 +335,9 @@ export class BoardView {
     }
     view.players.forEach((p, i) => {
       const [r, c] = p.pos;
-      const label = t("game.pawn", { name: p.name, cell: cellName(p.pos) });
+      const label = t("game.pawn", { name: shownName(p.name), cell: cellName(p.pos) });
       const swappable = ui.swappable.has(p.seat);
-      const swapLabel = swappable ? t("game.swap_with", { name: p.name }) : "";
+      const swapLabel = swappable ? t("game.swap_with", { name: shownName(p.name) }) : "";
       const sig = [p.seat, r, c, p.color, p.seat === turnSeat, p.seat === me, swappable, label, swapLabel].join("|");
       let pawn = L.pawnList[i];
       if (!pawn || pawn.sig !== sig || pawn.outer.parentNode !== L.pawns) {

@@ -130,6 +130,10 @@ const TEXT = {
     "log.turned.1": "plaque tournée une fois",
     "log.turned.2": "plaque tournée deux fois",
     "log.turned.3": "plaque tournée trois fois",
+    // the card game lays cards, not tiles
+    "cards:log.turned.1": "carte tournée une fois",
+    "cards:log.turned.2": "carte tournée deux fois",
+    "cards:log.turned.3": "carte tournée trois fois",
     "log.move": "a rejoint {cell}",
     "log.stay": "n’a pas bougé ({cell})",
     "log.move_spell": "a rejoint {cell} grâce à un sort",

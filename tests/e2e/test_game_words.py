@@ -85,3 +85,48 @@ def test_a_players_own_find_is_told_to_them_as_theirs(
     assert any(line.startswith("Vous ") for line in page.evaluate("() => window.__news"))
     assert page.errors == []
     page.context.close()
+
+
+def test_a_computer_pawn_is_named_in_the_page_language(server: str, browser: Any) -> None:
+    """The pawns' titles said "Figur von Computer (easy)" on a German page where every other
+    place says "Computer (leicht)"."""
+    from tests.e2e.conftest import http_json
+
+    made = http_json(
+        "POST",
+        server + "/api/rooms",
+        {"variant": "classic", "name": "Ann", "computers": ["easy"], "start": True},
+    )
+    context = browser.new_context(**GERMAN)
+    context.add_init_script(
+        f"localStorage.setItem('labyrinth:token:{made['code']}', '{made['token']}')"
+    )
+    page = context.new_page()
+    page.goto(server + made["url"])
+    page.wait_for_selector("[data-testid=board] [data-key^=pawn-] title", state="attached")
+    titles = page.locator("[data-testid=board] [data-key^=pawn-] title").all_text_contents()
+    assert any("Computer (leicht)" in title for title in titles), titles
+    assert not any("(easy)" in title for title in titles), titles
+    context.close()
+
+
+def test_a_french_card_game_turns_cards_not_tiles(server: str, browser: Any) -> None:
+    """The French move list said "plaque tournée une fois" of a card: the card game has no
+    tiles."""
+    import json
+    from pathlib import Path
+
+    from tests.e2e.conftest import http_json
+
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "records_v1" / "cards-2p.json"
+    game_id = http_json("POST", server + "/api/games/import", json.loads(fixture.read_text()))["id"]
+    context = browser.new_context(**DESKTOP, locale="fr-FR")
+    page = context.new_page()
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    titles = page.locator("[data-testid=replay-move] .log-text").evaluate_all(
+        "(es) => es.map((e) => e.title)"
+    )
+    assert any("carte tournée" in title for title in titles), titles[:10]
+    assert not any("plaque" in title for title in titles), [t for t in titles if "plaque" in t]
+    context.close()
