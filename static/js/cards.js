@@ -65,17 +65,21 @@ export function motifName(name) {
  * @param {{pos: number[], motif: string}[]} layout
  */
 function placeLabel(layout, x, y, links) {
+  const where = besideWords(layout, x, y);
+  if (where) return t(links ? "cards.place_beside_links" : "cards.place_beside", { where });
+  return t(links ? "cards.place_here_links" : "cards.place_here", { x, y });
+}
+
+/** Where an empty cell is, by a card beside it ("to the right of the key card"), or null. */
+function besideWords(layout, x, y) {
   const at = new Map(layout.map((c) => [c.pos.join(","), c]));
   // The cell is east of a card on its left, west of one on its right, and so on.
   const beside = [["E", x - 1, y], ["W", x + 1, y], ["S", x, y - 1], ["N", x, y + 1]];
   for (const [side, bx, by] of beside) {
     const card = at.get(`${bx},${by}`);
-    if (card) {
-      const where = t(`cards.where.${side}`, { motif: motifName(card.motif) });
-      return t(links ? "cards.place_beside_links" : "cards.place_beside", { where });
-    }
+    if (card) return t(`cards.where.${side}`, { motif: motifName(card.motif) });
   }
-  return t(links ? "cards.place_here_links" : "cards.place_here", { x, y });
+  return null;
 }
 
 /** A small standalone icon of a motif, for HTML panels. */
@@ -517,7 +521,8 @@ export class CardsUI extends GameUI {
         // keyboard's way: there the arrows go from lit square to lit square, and R turns.
         cell.setAttribute("tabindex", "-1");
         cell.setAttribute("role", "button");
-        cell.setAttribute("aria-label", t("cards.turn_to_fit", { x, y }));
+        const where = besideWords(v.layout, x, y);
+        cell.setAttribute("aria-label", where ? t("cards.turn_to_fit_beside", { where }) : t("cards.turn_to_fit", { x, y }));
         cell.setAttribute("data-testid", `turn-to-fit-${k}`);
         activate(cell, () => this.turnToFit(k));
       }

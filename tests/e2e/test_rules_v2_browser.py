@@ -194,6 +194,17 @@ def test_cards_linking_placements_are_highlighted(server: str, browser, size: st
         named,
     ), named
     assert page.get_attribute("[data-testid=board]", "aria-label") == "The cards laid"
+    # ...and so is a dashed square, which takes the card turned another way
+    dashed = page.locator("[data-testid^=turn-to-fit-]").evaluate_all(
+        "(es) => es.map((e) => e.getAttribute('aria-label'))"
+    )
+    assert dashed, "no dashed square in this position: the check shows nothing"
+    for label in dashed:
+        assert re.fullmatch(
+            r"Turn the card to place it (to the right of|to the left of|below|above) "
+            r"the (chest|owl) card",
+            label,
+        ), label
     shot(page, f"cards-must-link-{size}")
     linking = game.legal_actions(0)
     assert all(ENGINE.links(game.state, 0, Place.from_dict(a)) for a in linking)
