@@ -81,19 +81,34 @@ export function seatControls(s, seat) {
   const mine = s.seat === seat;
   if (!mine && !hostToken) return null;
   const label = mine ? t("room.leave") : t("room.remove");
+  // Each host's button names its seat's player: a screen reader heard "Remove" as often
+  // as there were seats.
+  const named = mine ? label : t("room.remove_named", { name: seatName(s) });
   return h("button", {
     type: "button", class: "small secondary seat-remove", "data-testid": mine ? "leave-seat" : `remove-seat-${s.seat}`,
-    title: mine ? label : t("room.remove_named", { name: seatName(s) }),
+    title: named, "aria-label": named,
     on: { click: () => removeSeat(s.seat, mine) },
   }, label);
 }
 
+/** This page asked to leave its own seat: the seat's end is then no news from the host. */
+let leaving = false;
+
 async function removeSeat(number, mine) {
+  leaving = mine;
   try {
     await tableApi.removeSeat(ctx.code, number, mine && !hostToken ? ctx.token : hostToken || ctx.token);
   } catch (err) {
+    leaving = false;
     fail(err);
   }
+}
+
+/** Whether the seat this page just lost was left from this page (read once). */
+export function leftOwnSeat() {
+  const was = leaving;
+  leaving = false;
+  return was;
 }
 
 /** A seat's badges after its name: computer level is in the name; host is marked. */

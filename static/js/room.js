@@ -23,7 +23,7 @@ import { byBadge, entryWords, notationPlaces } from "./movelog.js";
 import { loadSeen, saveSeen, sinceSummary, turnSummary } from "./since.js";
 import { optionWords } from "./options.js";
 import { ensureSprite } from "./tiles.js";
-import { initTable, joinToken, mayStart, renderTable, seatBadges, seatControls, startToken } from "./room-table.js";
+import { initTable, joinToken, leftOwnSeat, mayStart, renderTable, seatBadges, seatControls, startToken } from "./room-table.js";
 import { seatName as seatLabel, shownName, tableApi } from "./table.js";
 import { COLORS, variantById } from "./variants.js";
 
@@ -299,8 +299,10 @@ function onWelcome(msg) {
       saveToken(code, null);
       // Said where it stays: the next game's first state clears the news band at once.
       // From a finished game, the seat was freed by "play again" going on without it.
+      // From the lobby, the host freed it, unless this page left it.
       const rematch = app.room.status === "finished";
-      els.seatNotice.textContent = t(rematch ? "room.rematch_freed" : "room.seat_freed");
+      const own = leftOwnSeat();
+      els.seatNotice.textContent = t(rematch ? "room.rematch_freed" : own ? "room.seat_left" : "room.seat_freed");
       els.seatNotice.dataset.kind = "freed";
       els.seatNotice.hidden = false;
     }

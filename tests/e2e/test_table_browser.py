@@ -145,11 +145,26 @@ def test_the_host_sets_up_the_room_and_a_guest_sees_it(
     guest.screenshot(path=str(tmp_path / "room-guest-phone.png"), full_page=True)
     host.screenshot(path=str(tmp_path / "room-host-desktop.png"), full_page=True)
 
-    # The guest leaves the seat, takes it again; the host removes the computer.
+    # The guest leaves the seat (told as their own doing), takes it again; the host removes
+    # the computer, then the guest, who is told who freed the seat, and joins once more.
     guest.click("[data-testid=leave-seat]")
     guest.wait_for_selector("#join-form:not([hidden])")
+    assert guest.text_content("[data-testid=seat-notice]") == (
+        "You left your seat; you are watching."
+    )
     join_room(guest, url, "Bob", 2)
+    # each host's button says whose seat it frees (a screen reader heard "Remove" twice)
+    assert host.get_attribute("[data-testid=remove-seat-1]", "aria-label") == (
+        "Remove Computer (easy)"
+    )
+    assert host.get_attribute("[data-testid=remove-seat-2]", "aria-label") == "Remove Bob"
     host.click("[data-testid=remove-seat-1]")
+    guest.wait_for_selector("[data-testid=seat-1].mine")
+    host.click("[data-testid=remove-seat-1]")
+    guest.wait_for_selector("#join-form:not([hidden])")
+    notice = guest.text_content("[data-testid=seat-notice]") or ""
+    assert notice.startswith("The host freed your seat"), notice
+    join_room(guest, url, "Bob", 1)
     guest.wait_for_selector("[data-testid=seat-1].mine")
     host.click("[data-testid=start-button]")
     guest.wait_for_selector("[data-testid=turn-status][data-seat='0']")
