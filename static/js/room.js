@@ -118,6 +118,8 @@ const app = {
   formerSeat: null,
   /** a device link was claimed: the first state says so again (it clears older news) */
   claimNews: false,
+  /** "The new game started without Cleo", said with the next game's first state. */
+  rematchNews: null,
 };
 
 const clockView = new ClockView(els.clock, (seat) => seatName(seat));
@@ -356,6 +358,10 @@ function onState(msg) {
   if (app.claimNews) {
     app.claimNews = false;
     showNews(t("device.claimed"));
+  }
+  if (app.rematchNews) {
+    showNews(app.rematchNews);
+    app.rematchNews = null;
   }
   noteSince(msg, consecutive);
   app.seq = msg.seq;
@@ -627,6 +633,7 @@ function setRoom(room) {
   const own = passAndPlay ? socket.seats() : [app.seat, app.formerSeat];
   const playing = room.status === "playing" && app.room && app.room.status === "playing";
   for (const line of playing ? presenceNews(app.room.seats, room.seats, own) : []) showNews(line);
+  noteRematchWithout(app.room, room);
   app.room = room;
   // The room opened again (too few stayed for the next game): the game shown is over and
   // gone, and the page is the lobby's until the next one starts.
@@ -643,6 +650,19 @@ function setRoom(room) {
   if (app.game && app.hasState) app.game.render({});
   renderDuringGame();
   updateTitle(app.game ? app.game.view : null);
+}
+
+/**
+ * "Play again" went on without some of the table: the others are told who, once the new
+ * game's first state has cleared the news band (those left out read their own notice).
+ */
+function noteRematchWithout(before, after) {
+  if (!before || before.status !== "finished" || after.status !== "playing" || after.game_id === before.game_id) return;
+  const kept = new Set(after.seats.map((s) => s.name));
+  const without = before.seats.filter((s) => !kept.has(s.name));
+  const mine = new Set(ownSeats());
+  if (!without.length || without.some((s) => mine.has(s.seat)) || els.seatNotice.dataset.kind === "freed") return;
+  app.rematchNews = t("room.rematch_without", { names: formatList(without.map((s) => shownName(s.name))) });
 }
 
 function forgetGame() {

@@ -390,6 +390,9 @@ def test_play_again_says_who_it_waits_for_and_whom_it_left_out(quick_rematch: st
     # the next game's first state came after it and did not take it away
     bob_page.wait_for_selector("[data-testid=turn-status][data-seat]")
     assert bob_page.is_visible("[data-testid=seat-notice]")
+    # Ann is told whom the new game went on without (Bob reads his own notice instead)
+    ann.wait_for_selector("[data-testid=news]:has-text('The new game started without Bob.')")
+    assert "started without" not in (bob_page.text_content("[data-testid=news]") or "")
     room = http_json("GET", f"{server}/api/rooms/{code}")
     assert [s["name"] for s in room["seats"]] == ["Ann", "Computer (easy)"]
     ann.context.close()
