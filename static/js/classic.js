@@ -19,8 +19,9 @@ import { drawTile, eventIcon, eventName, svg, treasureIcon, treasureName } from 
  * @property {(text: string) => void} showError a refused or impossible action
  * @property {(text: string, fromMove?: boolean) => void} showNews something that just happened (about the move being told, or not)
  * @property {(text: string) => void} [say] words for a screen reader only (the spare turned)
- * @property {(seat: number) => boolean|"away"|null} isConnected the seat's connection, if
- *   known ("away": gone longer than the room waits for a player)
+ * @property {(seat: number) => boolean|"away"|"computer-away"|"computer-left"|null} isConnected
+ *   the seat's connection, if known ("away": gone longer than the room waits for a player;
+ *   "computer-away", "computer-left": the computer plays the seat for its player)
  * @property {(on: boolean) => void} [sending] an action sent is still unanswered after a blink
  */
 

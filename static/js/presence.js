@@ -48,11 +48,18 @@ addTranslations({
  * player is "reconnecting…" (a game holds its seat for them); before it, a seat whose page
  * is closed (or was never opened: a seat joined through the API) is only "not here". A
  * player gone longer than the room waits (`away`: the others may let the computer play)
- * is "away", no longer "reconnecting…", which promised a return the banner doubts.
- * @param {boolean|"away"} connected
+ * is "away", no longer "reconnecting…", which promised a return the banner doubts. A seat
+ * the computer plays for its player carries the move list's label ("computer").
+ * @param {boolean|"away"|"computer-away"|"computer-left"} connected
  * @param {boolean} [waiting] the room waits for its game to start
  */
 export function connMark(connected, waiting = false) {
+  if (connected === "computer-away" || connected === "computer-left") {
+    // The computer plays the seat: the row says so, as the move list labels its moves.
+    const reason = connected.slice("computer-".length);
+    return h("span", { class: "conn-mark played", "data-testid": "conn-mark", "data-played": reason },
+      h("span", { class: "log-cause" }, t(`cause.${reason}`)));
+  }
   const away = connected === "away";
   const on = connected === true;
   const label = t(on ? "room.connected" : "room.disconnected");

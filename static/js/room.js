@@ -250,10 +250,10 @@ function newGameUI() {
       },
       isConnected(seat) {
         const s = app.room && app.room.seats.find((x) => x.seat === seat);
-        // No mark (null) for a seat the computer plays for its player (who left, or is
-        // away: the room says so), nor once the game is over: nobody is "reconnecting".
-        const played = s && s.kind !== "computer" && s.computer;
-        if (!s || played || (app.view && app.view.status === "finished")) return null;
+        // No mark (null) once the game is over: nobody is "reconnecting". A seat the
+        // computer plays for its player (away, or gone for good) says so in its row.
+        if (!s || (app.view && app.view.status === "finished")) return null;
+        if (s.kind !== "computer" && s.computer) return s.computer.reason === "left" ? "computer-left" : "computer-away";
         return s.connected ? true : s.away ? "away" : false;
       },
     },

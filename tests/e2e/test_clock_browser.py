@@ -177,6 +177,9 @@ def test_a_player_walks_away_and_the_computer_takes_over(table_server: str, brow
     a.wait_for_selector("[data-testid=computer-seat-1]")
     a.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
     assert a.is_hidden("[data-testid=away-banner]")
+    # ...and her line says who plays it now (it had no mark at all)
+    a.wait_for_selector(f"{mark}[data-played=away]")
+    assert a.text_content(mark) == "computer"
     push_and_move(a, cell="first")
     a.wait_for_selector("[data-testid=log-cause][data-cause=away] >> nth=2")
     shot(a, "takeover-desktop")
