@@ -82,6 +82,14 @@ export function connMark(connected, waiting = false) {
  *   other come and go without being told (each local seat's socket connects on its own)
  */
 export function presenceNews(before, after, own) {
+  return presenceChanges(before, after, own).map((change) => change.text);
+}
+
+/**
+ * `presenceNews` with the seat each line is about and which way it went:
+ * `[{seat, connected, text}]`.
+ */
+export function presenceChanges(before, after, own) {
   if (!before) return [];
   const mine = new Set(Array.isArray(own) ? own : [own]);
   const was = new Map(before.map((s) => [s.seat, !!s.connected]));
@@ -91,7 +99,8 @@ export function presenceNews(before, after, own) {
     // Whoever left the game on purpose is not "waiting to reconnect": the room says the
     // computer plays for them instead.
     if (!s.connected && s.computer && s.computer.reason === "left") continue;
-    out.push(t(s.connected ? "presence.back" : "presence.left", { name: s.name }));
+    const text = t(s.connected ? "presence.back" : "presence.left", { name: s.name });
+    out.push({ seat: s.seat, connected: !!s.connected, text });
   }
   return out;
 }

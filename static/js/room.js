@@ -15,7 +15,7 @@ import { byId, colorDot, flash, h, unflash } from "./dom.js";
 import { ClockView, clockWords, setServerNow } from "./clock.js";
 import { FocusKeeper } from "./keyboard-focus.js";
 import { askNotifications, canAskNotifications, isMuted, setMuted, TurnNotifier } from "./notify.js";
-import { connMark, lostWords, presenceNews } from "./presence.js";
+import { connMark, lostWords, presenceChanges } from "./presence.js";
 import { formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { hasSecrets, loadLocalSeats, LocalSeatsSocket } from "./local-seats.js";
 import { PassShield } from "./pass-shield.js";
@@ -632,7 +632,7 @@ function setRoom(room) {
   // after their seat was taken is not "back", and the seat list shows who is here.
   const own = passAndPlay ? socket.seats() : [app.seat, app.formerSeat];
   const playing = room.status === "playing" && app.room && app.room.status === "playing";
-  for (const line of playing ? presenceNews(app.room.seats, room.seats, own) : []) showNews(line);
+  for (const change of playing ? presenceChanges(app.room.seats, room.seats, own) : []) tellPresence(change);
   noteRematchWithout(app.room, room);
   app.room = room;
   // The room opened again (too few stayed for the next game): the game shown is over and
@@ -650,6 +650,30 @@ function setRoom(room) {
   if (app.game && app.hasState) app.game.render({});
   renderDuringGame();
   updateTitle(app.game ? app.game.view : null);
+}
+
+/** How long a player's connection stays down before the others are told they left: a
+ * reload, or a seat moved to another device, is back within it, and read as "Bob left —
+ * waiting for them to reconnect", then "Bob is back". (The seat's row shows it at once.) */
+const LEFT_AFTER_MS = 3000;
+const leaving = new Map();  // seat -> the timer that will say they left
+
+function tellPresence(change) {
+  const pending = leaving.get(change.seat);
+  if (pending !== undefined) {
+    clearTimeout(pending);
+    leaving.delete(change.seat);
+    if (change.connected) return;  // back before anyone was told they had gone
+  }
+  if (change.connected) {
+    showNews(change.text);
+    return;
+  }
+  leaving.set(change.seat, setTimeout(() => {
+    leaving.delete(change.seat);
+    const s = app.room && app.room.seats.find((x) => x.seat === change.seat);
+    if (s && !s.connected && app.room.status === "playing") showNews(change.text);
+  }, LEFT_AFTER_MS));
 }
 
 /**

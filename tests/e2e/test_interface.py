@@ -351,6 +351,40 @@ RECORD_SOCKETS = """(() => {
 })();"""
 
 
+def test_a_seat_moved_to_another_device_is_no_news_to_the_others(server: str, browser: Any) -> None:
+    """Chloé moves her seat to her laptop: her connection was down between the claim and
+    the laptop's hello, and Alice read "Chloé left — waiting for them to reconnect", then
+    "Chloé is back". A drop that ends within a moment is no news now."""
+    room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
+    url = server + room["url"]
+    ctx_a, ctx_b = browser.new_context(**DESKTOP), browser.new_context(**PHONE)
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    join_room(a, url, "Alice", 0)
+    join_room(b, url, "Chloé", 1)
+    a.click("[data-testid=start-button]")
+    b.wait_for_selector("[data-testid=turn-status][data-phase=push]")
+    a.evaluate(
+        """() => { window.__told = [];
+          const news = document.getElementById("news");
+          new MutationObserver(() => window.__told.push(news.textContent))
+            .observe(news, { childList: true, characterData: true, subtree: true }); }"""
+    )
+    b.click("[data-testid=device-button]")
+    b.wait_for_selector("[data-testid=device-panel]:not([hidden])")
+    link = b.input_value("[data-testid=device-link]")
+    laptop = browser.new_context(**DESKTOP)
+    c = laptop.new_page()
+    c.goto(link)
+    c.wait_for_selector("[data-testid=seat-tools]:not([hidden])")
+    b.wait_for_selector("[data-testid=seat-notice]:not([hidden])")
+    a.wait_for_selector("[data-testid=player-1] [data-testid=conn-mark][data-connected=true]")
+    a.wait_for_timeout(3500)  # past the moment a drop must last to be news
+    told = a.evaluate("() => window.__told")
+    assert not [line for line in told if "Chloé" in line], told
+    for ctx in (ctx_a, ctx_b, laptop):
+        ctx.close()
+
+
 def test_connection_state_in_words(server: str, browser: Any, tmp_path: Path) -> None:
     room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
     url = server + room["url"]
@@ -366,12 +400,14 @@ def test_connection_state_in_words(server: str, browser: Any, tmp_path: Path) ->
     a.wait_for_selector("[data-testid=board][data-legal=ready]")
     b.wait_for_selector("[data-testid=turn-status][data-phase=push]")
 
-    # Chloé drops: Alice reads it in the news and beside Chloé's name
+    # Chloé drops: Alice reads it beside Chloé's name at once, and in the news once it
+    # has lasted a moment (a reload or a move to another device is back within it)
     ctx_b.close()
     a.wait_for_selector("[data-testid=player-1] [data-testid=conn-mark][data-connected=false]")
     assert "reconnecting" in a.text_content("[data-testid=player-1]")
     news = a.locator("[data-testid=news]")
-    assert news.is_visible() and "Chloé left" in news.text_content()
+    a.wait_for_selector("[data-testid=news]:has-text('Chloé left')")
+    assert news.is_visible()
     a.screenshot(path=str(tmp_path / "player-left.png"))
 
     # The server goes away while Alice's network stays: the banner says the game's
