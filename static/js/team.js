@@ -57,7 +57,9 @@ export class TeamUI extends ClassicUI {
     this.picked = null;
     if (els.hand) els.hand.hidden = true;
     this.spellBox = h("div", { class: "team-spells", "data-testid": "team-spells" });
-    els.controls.append(this.spellBox);
+    // The spells and End turn come before the keys' help: on a 768 px screen End turn,
+    // which every turn ends with, was below the fold under a paragraph for keyboards.
+    els.controls.insertBefore(this.spellBox, els.controls.querySelector(".keys-help"));
     // The spare's German name ("das freie Plättchen") is the page's own entry
     // (`team:game.spare` in i18n.js), as in every text that names it.
   }
