@@ -851,7 +851,8 @@ OWN_DICE = """async () => {
     const said = [];
     const ctx = { say: (text) => said.push(text), showNews() {}, ownsSeat: (s) => own.includes(s) };
     // the method alone, on what it uses (a whole game UI wants the room page's elements)
-    const ui = Object.assign(Object.create(MasterUI.prototype), { ctx, moveNewsLine() {}, view: { you } });
+    const ui = Object.assign(Object.create(MasterUI.prototype),
+      { ctx, moveNewsLine() {}, view: { you } });
     MasterUI.prototype.announce.call(ui, last, { you, players, status: "playing" });
     return said;
   };
