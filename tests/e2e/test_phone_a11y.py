@@ -295,10 +295,24 @@ def test_phone_targets_are_44px_and_an_arrow_asks_for_a_second_tap(
     assert hit["width"] >= 44 and hit["height"] >= 44
 
     arrow = arrows.nth(1)
+    board_top = page.locator("[data-testid=board]").bounding_box()["y"]
     arrow.tap()
     assert arrow.get_attribute("data-armed") == "true"
     assert page.locator("[data-testid=move-log]").get_attribute("data-count") == "0"
     assert "again" in page.text_content("[data-testid=news]")
+    # the hint keeps to the news line's one reserved line: the board (and the arrow to tap
+    # again) stays where it was, in each language (a two-line hint moved it 12 px down)
+    assert abs(page.locator("[data-testid=board]").bounding_box()["y"] - board_top) <= 1
+    for lang in ("fr", "de", "en"):
+        page.select_option("[data-testid=lang-select]", lang)
+        for armed in (arrows.nth(2), arrows.nth(1)):  # (a tap on the armed one pushes)
+            page.evaluate("() => { const n = document.getElementById('news'); n.hidden = true; }")
+            before = page.locator("[data-testid=board]").bounding_box()["y"]
+            armed.tap()
+            assert armed.get_attribute("data-armed") == "true"
+            top = page.locator("[data-testid=board]").bounding_box()["y"]
+            assert abs(top - before) <= 1, (lang, page.text_content("[data-testid=news]"))
+    page.select_option("[data-testid=lang-select]", "en")
     assert page.locator(".line-hint").bounding_box()["width"] > 0  # where the tile goes
     page.screenshot(path=str(tmp_path / "armed.png"))
     # a tap on another arrow moves the choice there; a second tap on it pushes
