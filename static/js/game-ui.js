@@ -92,6 +92,23 @@ export class GameUI {
     return t(own ? `${key}.you` : key, params);
   }
 
+  /**
+   * On a phone the question comes after the board, its buttons below the screen's edge
+   * (Master's "Duel lost: re-roll?", the Team Edition's ways to lay a tile turned up, at
+   * the top, nothing to press in sight): the page goes down to it, once per question (per
+   * state: not again when the player scrolls back up).
+   */
+  bringIntoView(panel) {
+    if (this.asked === this.view) return;
+    this.asked = this.view;
+    if (!window.matchMedia || !window.matchMedia("(max-width: 759px)").matches) return;
+    requestAnimationFrame(() => {
+      if (panel.hidden || panel.getBoundingClientRect().bottom <= window.innerHeight) return;
+      const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      panel.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+    });
+  }
+
   /** A news line about the move being told (remembered: the game's last move takes it down). */
   moveNewsLine(text) {
     this.moveNews = text;

@@ -274,22 +274,6 @@ export class MasterUI extends ClassicUI {
     if (decisions.length) this.bringIntoView(panel);
   }
 
-  /**
-   * On a phone the question comes after the board, its buttons below the screen's edge
-   * ("Duel lost: re-roll?" at the top, nothing to press in sight): the page goes down to
-   * it, once per question (per state: not again when the player scrolls back up).
-   */
-  bringIntoView(panel) {
-    if (this.asked === this.view) return;
-    this.asked = this.view;
-    if (!window.matchMedia || !window.matchMedia("(max-width: 759px)").matches) return;
-    requestAnimationFrame(() => {
-      if (panel.hidden || panel.getBoundingClientRect().bottom <= window.innerHeight) return;
-      const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-      panel.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
-    });
-  }
-
   /** Who the die threatened: the duellists, or the nearest who have nothing to lose. */
   threatWords(ev) {
     const names = (seats) => formatList(seats.map((s) => shownName(this.view.players[s].name)));

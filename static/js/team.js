@@ -357,6 +357,7 @@ export class TeamUI extends ClassicUI {
         row.append(h("button", { type: "button", class: "choice", "data-testid": `orient-${a.open}`, "aria-label": t("game.paths", { sides: sidesWords(a.open) }), on: { click: () => this.act(a) } }, pic));
       }
       box.append(row);
+      if (row.childElementCount) this.bringIntoView(box);
       return;
     }
     const row = h("div", { class: "choice-row" });

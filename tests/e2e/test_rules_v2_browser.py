@@ -350,6 +350,12 @@ def test_team_laying_the_turned_up_tile_is_no_spell(server: str, browser, size: 
     status = page.text_content("[data-testid=turn-status]") or ""
     assert status.startswith("Your turn: lay the tile turned up at d1"), status
     assert page.locator("[data-testid^=orient-]").count() == len(game.legal_actions(0))
+    if size == "phone":  # the ways to lay it come into sight, below the board as they are
+        wait_for_js(
+            page,
+            "() => { const b = document.querySelector('[data-testid^=orient-]')"
+            ".getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight + 1; }",
+        )
     shot(page, f"team-orient-{size}")
     assert page.errors == []
 
