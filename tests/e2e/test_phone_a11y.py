@@ -161,6 +161,22 @@ def test_a_phone_on_its_side_shows_the_whole_board_beside_the_turn(
     assert errors == []
 
 
+@pytest.mark.parametrize("variant", ["classic", "cards"])
+def test_the_board_keeps_its_size_from_turn_to_turn(
+    server: str, browser: Any, variant: str
+) -> None:
+    """The board takes the height the turn's line leaves it: "Your turn: insert the spare
+    tile — choose an arrow." (two rows) and "Ann is inserting the spare tile." (one) made
+    it 35 px larger and smaller at each turn on a laptop. The mover's page and the other
+    player's, side by side in the same window size, draw it the same size."""
+    (mover, other), errors = started(server, browser, variant, {}, DESKTOP)
+    other.wait_for_selector("[data-testid=turn-status][data-seat='0']")
+    sizes = [page.locator("[data-testid=board]").bounding_box() for page in (mover, other)]
+    assert abs(sizes[0]["height"] - sizes[1]["height"]) <= 1, sizes
+    assert abs(sizes[0]["y"] - sizes[1]["y"]) <= 1, sizes
+    assert errors == []
+
+
 def test_on_its_side_the_news_of_the_absence_comes_after_the_turn_s_lines(
     server: str, browser: Any, tmp_path: Path
 ) -> None:
