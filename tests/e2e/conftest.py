@@ -84,6 +84,21 @@ def push_and_move(page: Any, cell: str = "last") -> None:
     (cells.first if cell == "first" else cells.last).click()
 
 
+def seated_page(browser: Any, server: str, made: dict[str, Any], **context: Any) -> Any:
+    """The room page of the seat `made` (a create's or a join's answer: `code`, `url`,
+    `token`), in a browser context of its own made with `context` (viewport, locale);
+    `page.errors` collects the page's script errors from its first line on."""
+    ctx = browser.new_context(**context)
+    ctx.add_init_script(
+        f"localStorage.setItem('labyrinth:token:{made['code']}', '{made['token']}')"
+    )
+    page = ctx.new_page()
+    page.errors = errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + made["url"])
+    return page
+
+
 def play_out(server: str, code: str, tokens: dict[int, str]) -> None:
     """The seats of `tokens` play the first legal action over the protocol (the others are
     the computer's) until the game ends."""

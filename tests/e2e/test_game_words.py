@@ -90,23 +90,20 @@ def test_a_players_own_find_is_told_to_them_as_theirs(
 def test_a_computer_pawn_is_named_in_the_page_language(server: str, browser: Any) -> None:
     """The pawns' titles said "Figur von Computer (easy)" on a German page where every other
     place says "Computer (leicht)"."""
-    from tests.e2e.conftest import http_json
+    from tests.e2e.conftest import http_json, seated_page
 
     made = http_json(
         "POST",
         server + "/api/rooms",
         {"variant": "classic", "name": "Ann", "computers": ["easy"], "start": True},
     )
-    context = browser.new_context(**GERMAN)
-    context.add_init_script(
-        f"localStorage.setItem('labyrinth:token:{made['code']}', '{made['token']}')"
-    )
-    page = context.new_page()
-    page.goto(server + made["url"])
+    page = seated_page(browser, server, made, **GERMAN)
+    context = page.context
     page.wait_for_selector("[data-testid=board] [data-key^=pawn-] title", state="attached")
     titles = page.locator("[data-testid=board] [data-key^=pawn-] title").all_text_contents()
     assert any("Computer (leicht)" in title for title in titles), titles
     assert not any("(easy)" in title for title in titles), titles
+    assert page.errors == []
     context.close()
 
 

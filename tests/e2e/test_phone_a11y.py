@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import http_json, join_room, play_out, push_and_move
+from tests.e2e.conftest import http_json, join_room, play_out, push_and_move, seated_page
 from tests.server.helpers import greedy_record
 
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
@@ -225,14 +225,8 @@ def test_on_its_side_a_finished_game_shows_its_result_above_the_whole_board(
         server + "/api/rooms",
         {"variant": "cards", "name": "Ann", "computers": ["easy"], "start": True},
     )
-    context = browser.new_context(**ON_ITS_SIDE)
-    context.add_init_script(
-        f"localStorage.setItem('labyrinth:token:{made['code']}', '{made['token']}')"
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server + made["url"])
+    page = seated_page(browser, server, made, **ON_ITS_SIDE)
+    context, errors = page.context, page.errors
     page.wait_for_selector("[data-testid=turn-status][data-seat]")
     play_out(server, made["code"], {0: made["token"]})
     page.wait_for_selector("[data-testid=result-banner]:not([hidden])")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import http_json, join_room, play_out, serve_app, wait_for_js
+from tests.e2e.conftest import http_json, join_room, play_out, seated_page, serve_app, wait_for_js
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
@@ -266,13 +266,7 @@ def test_a_dealt_team_game_names_only_the_spells_of_its_colours(server: str, bro
 
 def seated_phone(browser: Any, server: str, made: dict[str, Any]) -> Any:
     """The room page of the seat `made` (a create's answer) on a phone."""
-    ctx = browser.new_context(**PHONE)
-    ctx.add_init_script(
-        f"localStorage.setItem('labyrinth:token:{made['code']}', '{made['token']}')"
-    )
-    page = ctx.new_page()
-    page.goto(server + made["url"])
-    return page
+    return seated_page(browser, server, made, **PHONE)
 
 
 def test_a_waiting_room_says_who_is_not_here(server: str, browser) -> None:
