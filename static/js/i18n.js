@@ -869,7 +869,7 @@ const fr = {
   "cards.news.no_take.you": "Rien à prendre : sans la carte de ce motif, les autres ne se toucheraient plus toutes par un côté",
   "cards.news.no_take.other": "{name} n’a rien pris : sans les cartes de ce motif, les autres ne se toucheraient plus toutes par un côté",
   "cards.news.no_take.you.other": "Rien à prendre : sans les cartes de ce motif, les autres ne se toucheraient plus toutes par un côté",
-  "cards.news.discarded.you": "Vous ne pouviez pas poser et défaussez : {motif}",
+  "cards.news.discarded.you": "Vous ne pouviez pas poser et avez défaussé : {motif}",
   "cards.take_toggle": "Prendre ou laisser : {motif}",
   "cards.place_here": "Poser la carte en {x}, {y}",
   "cards.place_here_links": "Poser la carte en {x}, {y} : elle relie deux trésors identiques",
