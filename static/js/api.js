@@ -100,6 +100,9 @@ export function saveToken(code, token) {
   }
 }
 
+/** How long a connection may take to open before it is given up and tried again. */
+const OPEN_TIMEOUT_MS = 8000;
+
 /**
  * The room's WebSocket. Sends `hello` on every (re)connection with the current token,
  * reconnects with exponential backoff when the connection drops, and pings now and then
@@ -123,6 +126,7 @@ export class RoomSocket extends EventTarget {
     this.ws = null;
     this.attempt = 0;
     this.retryTimer = null;
+    this.openTimer = null;
     this.pingTimer = null;
     this.stopped = false;
     this.status = "connecting";
@@ -149,7 +153,18 @@ export class RoomSocket extends EventTarget {
       return;
     }
     this.ws = ws;
+    // A connection that neither opens nor fails (a network that drops what it sends, an
+    // address the browser blocks) left the page "reconnecting…" for good: it is given up
+    // after a while, and the next try scheduled.
+    clearTimeout(this.openTimer);
+    this.openTimer = setTimeout(() => {
+      if (this.ws !== ws || ws.readyState === WebSocket.OPEN) return;
+      this.ws = null;
+      ws.close();
+      if (!this.stopped) this.scheduleRetry();
+    }, OPEN_TIMEOUT_MS);
     ws.addEventListener("open", () => {
+      clearTimeout(this.openTimer);
       this.hello();
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
@@ -174,6 +189,7 @@ export class RoomSocket extends EventTarget {
     });
     ws.addEventListener("close", (ev) => {
       if (this.ws !== ws) return;
+      clearTimeout(this.openTimer);
       clearInterval(this.pingTimer);
       this.ws = null;
       if (ev.code === 4404) {

@@ -341,14 +341,49 @@ def test_a_rules_index_and_a_notation_legend_on_every_rules_page(
 RECORD_SOCKETS = """(() => {
   const Native = window.WebSocket;
   window.__sockets = [];
-  // window.__refuse: the server is down (a port where nobody listens), the network up
+  // window.__refuse: the server is down, the network up: a connection fails before it
+  // opens. (Sent to a port where nobody listens it was blocked by the page's policy,
+  // connect-src 'self', and never failed: the page waited for it, flakily, for good.)
   window.WebSocket = class extends Native {
     constructor(url, ...rest) {
-      super(window.__refuse ? "ws://127.0.0.1:9/" : url, ...rest);
+      super(url, ...rest);
+      window.__sockets.push(this);
+      if (window.__refuse) this.close();
+    }
+  };
+})();"""
+
+
+HANGING_SOCKETS = """(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  // window.__hang: a connection that neither opens nor fails (an address the page's policy
+  // blocks: the browser neither connects nor closes it)
+  window.WebSocket = class extends Native {
+    constructor(url, ...rest) {
+      super(window.__hang ? "ws://127.0.0.1:9/" : url, ...rest);
       window.__sockets.push(this);
     }
   };
 })();"""
+
+
+def test_a_connection_that_never_opens_is_tried_again(server: str, browser: Any) -> None:
+    """A reconnection that hung (neither open nor closed) left the page "reconnecting" for
+    good; it is given up after a while and the next one tried."""
+    room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
+    context = browser.new_context(**DESKTOP)
+    context.add_init_script(HANGING_SOCKETS)
+    page = context.new_page()
+    join_room(page, server + room["url"], "Alice", 0)
+    page.evaluate("() => { window.__hang = true; window.__sockets.forEach((s) => s.close()); }")
+    page.wait_for_selector("[data-testid=conn-status][data-status=offline]", state="attached")
+    wait_for_js(page, "() => window.__sockets.some((s) => s.url.includes(':9/'))")
+    page.evaluate("() => { window.__hang = false; }")
+    page.wait_for_selector(
+        "[data-testid=conn-status][data-status=online]", state="attached", timeout=20000
+    )
+    context.close()
 
 
 def test_a_seat_moved_to_another_device_is_no_news_to_the_others(server: str, browser: Any) -> None:
