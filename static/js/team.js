@@ -204,7 +204,7 @@ export class TeamUI extends ClassicUI {
     // the board (the rules engine says which, `collectable`), or the others' once the
     // viewer's board and the deck are empty.
     const me = this.me();
-    const wanted = new Set(me ? me.collectable ?? me.board : []);
+    const wanted = new Set(me ? me.collectable : []);
     for (const el of this.els.board.querySelectorAll("[data-cell]")) {
       const [r, c] = el.dataset.cell.split(",").map(Number);
       const tile = v.board.tiles[r][c];
@@ -442,7 +442,7 @@ export class TeamUI extends ClassicUI {
       const isTurn = v.turn && v.turn.seat === p.seat && v.status === "playing";
       const cards = h("span", { class: "found-list team-board", "data-testid": `team-board-${p.seat}` });
       // A card that may not be collected yet (expert: the right one) is drawn paler.
-      const now = new Set(p.collectable ?? p.board);
+      const now = new Set(p.collectable);
       for (const name of p.board) {
         const later = !now.has(name) && v.status === "playing";
         cards.append(h("span", { class: "team-card" + (later ? " later" : ""), "data-later": later ? "true" : null,

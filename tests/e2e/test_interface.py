@@ -344,25 +344,12 @@ RECORD_SOCKETS = """(() => {
   // window.__refuse: the server is down, the network up: a connection fails before it
   // opens. (Sent to a port where nobody listens it was blocked by the page's policy,
   // connect-src 'self', and never failed: the page waited for it, flakily, for good.)
-  window.WebSocket = class extends Native {
-    constructor(url, ...rest) {
-      super(url, ...rest);
-      window.__sockets.push(this);
-      if (window.__refuse) this.close();
-    }
-  };
-})();"""
-
-
-HANGING_SOCKETS = """(() => {
-  const Native = window.WebSocket;
-  window.__sockets = [];
-  // window.__hang: a connection that neither opens nor fails (an address the page's policy
-  // blocks: the browser neither connects nor closes it)
+  // window.__hang: that very connection on purpose, which neither opens nor fails.
   window.WebSocket = class extends Native {
     constructor(url, ...rest) {
       super(window.__hang ? "ws://127.0.0.1:9/" : url, ...rest);
       window.__sockets.push(this);
+      if (window.__refuse) this.close();
     }
   };
 })();"""
@@ -373,7 +360,7 @@ def test_a_connection_that_never_opens_is_tried_again(server: str, browser: Any)
     good; it is given up after a while and the next one tried."""
     room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
     context = browser.new_context(**DESKTOP)
-    context.add_init_script(HANGING_SOCKETS)
+    context.add_init_script(RECORD_SOCKETS)
     page = context.new_page()
     join_room(page, server + room["url"], "Alice", 0)
     page.evaluate("() => { window.__hang = true; window.__sockets.forEach((s) => s.close()); }")
