@@ -19,8 +19,10 @@ const els = {
 /**
  * @typedef {{code: string, variant: any, room: any, seat: number|null, token: string|null,
  *            tokens?: string[]|null,
- *            showError: (text: string) => void, errorText: (code: string, message: string) => string}} TableContext
+ *            showError: (text: string) => void, errorText: (code: string, message: string) => string,
+ *            redraw?: () => void}} TableContext
  *   `tokens`: every seat this page plays (pass-and-play): "Play again" accepts for all
+ *   `redraw`: draws the seat list again (a host's Remove asking to be pressed once more)
  */
 
 /** @type {TableContext|null} */
@@ -80,15 +82,41 @@ export function seatControls(s, seat) {
   if (!ctx || !ctx.room || ctx.room.status !== "lobby") return null;
   const mine = s.seat === seat;
   if (!mine && !hostToken) return null;
-  const label = mine ? t("room.leave") : t("room.remove");
+  const asking = !mine && isArmed(s);
+  const label = mine ? t("room.leave") : t(asking ? "room.remove_sure" : "room.remove");
   // Each host's button names its seat's player: a screen reader heard "Remove" as often
   // as there were seats.
-  const named = mine ? label : t("room.remove_named", { name: seatName(s) });
+  const named = mine ? label : t(asking ? "room.remove_sure_named" : "room.remove_named", { name: seatName(s) });
   return h("button", {
-    type: "button", class: "small secondary seat-remove", "data-testid": mine ? "leave-seat" : `remove-seat-${s.seat}`,
+    type: "button", class: "small secondary seat-remove" + (asking ? " asking" : ""),
+    "data-testid": mine ? "leave-seat" : `remove-seat-${s.seat}`,
     title: named, "aria-label": named,
-    on: { click: () => removeSeat(s.seat, mine) },
+    on: { click: () => (mine || s.kind === "computer" || s.kind === "bot" || asking ? removeSeat(s.seat, mine) : arm(s)) },
   }, label);
+}
+
+/** How long a host's first press on a person's Remove waits for the second. */
+const ARMED_MS = 5000;
+/** The person's seat whose Remove was pressed once: {seat, name, timer}. */
+let armed = null;
+
+function isArmed(s) {
+  return !!armed && armed.seat === s.seat && armed.name === s.name;
+}
+
+/** A person's seat is freed on a second press: a slip of the finger sent a friend back to
+ * the join form (a computer is added again in one press, so it goes at once). */
+function arm(s) {
+  if (armed) clearTimeout(armed.timer);
+  armed = { seat: s.seat, name: s.name, timer: setTimeout(() => { armed = null; redrawSeats(); }, ARMED_MS) };
+  redrawSeats();
+  const again = document.querySelector(`[data-testid=remove-seat-${s.seat}]`);
+  if (again) again.focus();
+}
+
+/** The seat list drawn again from what the page has (the armed button's words change). */
+function redrawSeats() {
+  if (ctx && ctx.redraw) ctx.redraw();
 }
 
 /** This page asked to leave its own seat: the seat's end is then no news from the host. */
@@ -96,6 +124,8 @@ let leaving = false;
 
 async function removeSeat(number, mine) {
   leaving = mine;
+  if (armed) clearTimeout(armed.timer);
+  armed = null;
   try {
     await tableApi.removeSeat(ctx.code, number, mine && !hostToken ? ctx.token : hostToken || ctx.token);
   } catch (err) {

@@ -789,7 +789,7 @@ function renderLobby() {
   const room = app.room;
   if (!room) return;
   const tokens = passAndPlay ? socket.tokens() : null;
-  renderTable({ code, variant, room, seat: app.seat, seats: ownSeats(), token: app.token, tokens, showError, errorText });
+  renderTable({ code, variant, room, seat: app.seat, seats: ownSeats(), token: app.token, tokens, showError, errorText, redraw: renderLobby });
   const seated = app.seat !== null;
   const seats = room.seats;
   els.seats.replaceChildren();

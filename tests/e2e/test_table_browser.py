@@ -158,9 +158,21 @@ def test_the_host_sets_up_the_room_and_a_guest_sees_it(
         "Remove Computer (easy)"
     )
     assert host.get_attribute("[data-testid=remove-seat-2]", "aria-label") == "Remove Bob"
-    host.click("[data-testid=remove-seat-1]")
+    host.click("[data-testid=remove-seat-1]")  # a computer goes at the first press
     guest.wait_for_selector("[data-testid=seat-1].mine")
+    # a person's seat asks for a second press: a slip sent a friend back to the join form
     host.click("[data-testid=remove-seat-1]")
+    host.wait_for_selector("[data-testid=remove-seat-1].asking")
+    assert host.get_attribute("[data-testid=remove-seat-1]", "aria-label") == (
+        "Really remove Bob? Press again to free the seat"
+    )
+    assert host.evaluate("document.activeElement.dataset.testid") == "remove-seat-1"
+    # unanswered, the question goes after a while and the seat stays
+    host.wait_for_selector("[data-testid=remove-seat-1]:not(.asking)", timeout=8000)
+    assert host.text_content("[data-testid=remove-seat-1]") == "Remove"
+    assert guest.locator("[data-testid=seat-1].mine").count() == 1
+    host.click("[data-testid=remove-seat-1]")
+    host.click("[data-testid=remove-seat-1].asking")
     guest.wait_for_selector("#join-form:not([hidden])")
     notice = guest.text_content("[data-testid=seat-notice]") or ""
     assert notice.startswith("The host freed your seat"), notice
