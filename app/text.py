@@ -9,11 +9,20 @@ overwhelm the others:
 - a bounded length after trimming, and a bounded length before it (a name of "A" and
   two million spaces is not "A");
 - no control, format, bidi, private-use, unassigned or invisible characters, and no
-  whitespace but the plain space inside a name;
+  whitespace but the plain space inside a name; but the three invisible characters that
+  ordinary spelling needs, each only where it joins or shapes something that shows: the
+  zero-width joiner and non-joiner between two such characters (an emoji sequence such
+  as 👩‍💻, a Persian word such as نرگس‌محمدی), an emoji or text presentation selector
+  right after one (the heart ❤️ a phone keyboard inserts), and the tag characters that
+  spell a region's flag after the black flag (🏴 + "gbsct" + cancel tag);
 - at most `MAX_MARKS` combining marks on one character, and at least one character that
   shows;
 - two names are the same name when their case-folded TR39 skeletons are equal (Latin
-  `Ann` and Cyrillic `Аnn`): `name_key`.
+  `Ann` and Cyrillic `Аnn`), the joiners and selectors above left out (`A‌nn` with a
+  non-joiner is `Ann`): `name_key`.
+
+Each refusal says why in a stable word (`TextError.reason`), which the pages put in
+their own language.
 
 Pure: no web or database imports. The confusables data is the Unicode consortium's
 (`confusables.txt`), as shipped by the `confusable-homoglyphs` package.
@@ -36,6 +45,12 @@ MAX_MARKS = 3
 MAX_PADDING = 64
 
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+# Invisible, but part of how people spell: allowed where they join or shape what shows.
+JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner, zero-width joiner
+PRESENTATION = frozenset("\ufe0e\ufe0f")  # text / emoji presentation of the one before
+BLACK_FLAG = "\U0001f3f4"
+TAGS = range(0xE0020, 0xE007F)  # tag characters, closed by the cancel tag
+CANCEL_TAG = "\U000e007f"
 MARKS = frozenset({"Mn", "Me"})
 SHOWN = frozenset("LNSP")  # letters, numbers, symbols, punctuation (first letter)
 
@@ -57,12 +72,15 @@ _INVISIBLE_RANGES = (
 
 
 class TextError(ValueError):
-    """Text refused by the rule: `code` is the protocol's stable error code."""
+    """Text refused by the rule: `code` is the protocol's stable error code, `reason` the
+    rule it broke (`length`, `unicode`, `invisible`, `whitespace`, `marks`, `nothing_shown`),
+    as stable, for a page to say in its language what `message` says in English."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
 
 
 def is_valid_unicode(text: str) -> bool:
@@ -95,35 +113,66 @@ def invisible(ch: str) -> bool:
     return any(low <= point <= high for low, high in _INVISIBLE_RANGES)
 
 
+def _shows(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in SHOWN
+
+
+def _spelling(text: str, at: int, after_shown: bool, in_flag: bool) -> bool:
+    """Whether the invisible `text[at]` is one that spelling needs, where it stands:
+    a joiner between two characters that show, a presentation selector right after
+    one, a tag inside a flag's run after the black flag."""
+    ch = text[at]
+    if ch in JOINERS:
+        return after_shown and at + 1 < len(text) and _shows(text[at + 1])
+    if ch in PRESENTATION:
+        return after_shown
+    if ord(ch) in TAGS:
+        return in_flag and CANCEL_TAG in text[at:]
+    return ch == CANCEL_TAG and in_flag
+
+
 def _check_characters(text: str, code: str, what: str, spaces: Iterable[str]) -> None:
     allowed_spaces = frozenset(spaces)
     marks = 0
     shown = False
-    for ch in text:
+    # the last character was one that shows, or a mark or selector on one
+    after_shown = False
+    in_flag = False  # inside the tags after a black flag
+    for at, ch in enumerate(text):
         category = unicodedata.category(ch)
         if category in REFUSED_CATEGORIES or invisible(ch):
-            raise TextError(code, f"{what} may not hold control or invisible characters")
+            if not _spelling(text, at, after_shown, in_flag):
+                raise TextError(
+                    code, f"{what} may not hold control or invisible characters", "invisible"
+                )
+            in_flag = in_flag and ch != CANCEL_TAG and ord(ch) in TAGS
+            after_shown = ch in PRESENTATION or ch == CANCEL_TAG
+            continue
         if category.startswith("Z") and ch not in allowed_spaces:
-            raise TextError(code, f"{what} may hold no whitespace but plain spaces")
+            raise TextError(code, f"{what} may hold no whitespace but plain spaces", "whitespace")
         if category in MARKS:
             marks += 1
             if marks > MAX_MARKS or not shown:
-                raise TextError(code, f"{what} has too many combining marks on one character")
+                raise TextError(
+                    code, f"{what} has too many combining marks on one character", "marks"
+                )
             continue
         marks = 0
-        shown = shown or category[0] in SHOWN
+        after_shown = category[0] in SHOWN
+        in_flag = ch == BLACK_FLAG
+        shown = shown or after_shown
     if not shown:
-        raise TextError(code, f"{what} has no visible character")
+        raise TextError(code, f"{what} has no visible character", "nothing_shown")
 
 
 def _trimmed(raw: str, limit: int, code: str, what: str) -> str:
     if not isinstance(raw, str) or not is_valid_unicode(raw):
-        raise TextError(code, f"{what} is not valid Unicode text")
+        raise TextError(code, f"{what} is not valid Unicode text", "unicode")
     if len(raw) > limit + MAX_PADDING:
-        raise TextError(code, f"{what} has 1 to {limit} characters")
+        raise TextError(code, f"{what} has 1 to {limit} characters", "length")
     text = raw.strip()
     if not 1 <= len(text) <= limit:
-        raise TextError(code, f"{what} has 1 to {limit} characters")
+        raise TextError(code, f"{what} has 1 to {limit} characters", "length")
     return text
 
 
@@ -194,7 +243,12 @@ def skeleton(text: str) -> str:
 def name_key(name: str) -> str:
     """What two names must not share in one room: case-folded, then skeleton (so `ann`,
     `ANN` and Cyrillic `Аnn` are one name)."""
-    return skeleton(unicodedata.normalize("NFKC", name).casefold()).casefold()
+    seen = "".join(ch for ch in name if not _unseen_spelling(ch))
+    return skeleton(unicodedata.normalize("NFKC", seen).casefold()).casefold()
+
+
+def _unseen_spelling(ch: str) -> bool:
+    return ch in JOINERS or ch in PRESENTATION or ord(ch) in TAGS or ch == CANCEL_TAG
 
 
 def display_name(stored: str) -> str:

@@ -85,7 +85,7 @@ def clean_name(raw: str) -> str:
     try:
         return text_rules.clean_name(raw)
     except text_rules.TextError as exc:
-        raise RoomError(exc.code, exc.message, 422) from exc
+        raise RoomError(exc.code, exc.message, 422, {"reason": exc.reason}) from exc
 
 
 def _iso(when: datetime | None) -> str | None:
@@ -1143,7 +1143,7 @@ class RoomService:
         try:
             text = text_rules.clean_chat(text)
         except text_rules.TextError as exc:
-            raise RoomError(exc.code, exc.message) from exc
+            raise RoomError(exc.code, exc.message, extra={"reason": exc.reason}) from exc
         if conn.seat is None and name:
             name = clean_name(name)
         if not self._chat_bucket(conn).take():

@@ -38,7 +38,7 @@ SHAPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "hello": (frozenset({"token"}), frozenset({"legal", "id", "seated"})),
     "action": (frozenset({"seq", "action"}), frozenset({"id"})),
     "legal": (frozenset(), frozenset({"id"})),
-    "chat": (frozenset({"text"}), frozenset({"name"})),
+    "chat": (frozenset({"text"}), frozenset({"name", "id"})),
     "sync": (frozenset(), frozenset()),
     "ping": (frozenset(), frozenset()),
     "takeover": (frozenset({"seat"}), frozenset({"id"})),
@@ -100,8 +100,9 @@ def decode(data: bytes) -> str:
         raise RoomError("bad_message", "not UTF-8 text") from exc
 
 
-def error(code: str, message: str, ref: Any = None) -> str:
-    return dumps({"type": "error", "code": code, "message": message, "ref": ref})
+def error(code: str, message: str, ref: Any = None, extra: dict[str, Any] | None = None) -> str:
+    """An `error` frame; `extra` adds the fields some errors carry (a text rule's `reason`)."""
+    return dumps({"type": "error", "code": code, "message": message, "ref": ref, **(extra or {})})
 
 
 def ref_of(text: str) -> Any:
@@ -183,7 +184,7 @@ async def serve_socket(websocket: WebSocket, service: RoomService, code: str) ->
             except RoomError as exc:
                 service.metrics.errors.labels(exc.code).inc()
                 log.debug("refused", extra={"room": code, "seat": conn.seat, "code": exc.code})
-                conn.send(error(exc.code, exc.message, ref_of(text or "")))
+                conn.send(error(exc.code, exc.message, ref_of(text or ""), exc.extra))
                 if exc.code == "unauthorized":
                     close_code, close_reason = CLOSE_UNAUTHORIZED, "unauthorized"
                     break

@@ -8,6 +8,7 @@
 import { api, ApiError, saveToken } from "./api.js";
 import { byId, h } from "./dom.js";
 import { formatList, t } from "./i18n.js";
+import { errorWords } from "./error-words.js";
 import { enterRoom } from "./lobby-table.js";
 import { saveLocalSeats } from "./local-seats.js";
 import "./local-i18n.js";
@@ -34,8 +35,7 @@ let variant = null;
 
 function errorText(err) {
   if (!(err instanceof ApiError) || !err.status) return t("error.network");
-  const key = "error." + err.code;
-  return t(key) === key ? err.message : t(key);
+  return errorWords(err.code, err.message, err.detail && err.detail.reason);
 }
 
 /** One line per seat: its name (for a person) and who plays it. */

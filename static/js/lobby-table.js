@@ -7,6 +7,7 @@
 import { ApiError, saveToken } from "./api.js";
 import { byId, h } from "./dom.js";
 import { formatList, t } from "./i18n.js";
+import { errorWords } from "./error-words.js";
 import { LEVELS, optionsText, saveHostToken, shownName, tableApi } from "./table.js";
 import { variantById } from "./variants.js";
 
@@ -40,8 +41,7 @@ export function enterRoom(res) {
 
 function errorText(err) {
   if (!(err instanceof ApiError) || !err.status) return t("error.network");
-  const key = "error." + err.code;
-  return t(key) === key ? err.message : t(key);
+  return errorWords(err.code, err.message, err.detail && err.detail.reason);
 }
 
 /** Opponent counts and levels for the variant chosen in the form. */

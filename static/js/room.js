@@ -13,6 +13,7 @@ import { MasterUI } from "./master.js";
 import { TeamUI } from "./team.js";
 import { byId, colorDot, flash, h, unflash } from "./dom.js";
 import { ClockView, clockWords, setServerNow } from "./clock.js";
+import { errorWords } from "./error-words.js";
 import { FocusKeeper } from "./keyboard-focus.js";
 import { askNotifications, canAskNotifications, isMuted, setMuted, TurnNotifier } from "./notify.js";
 import { connMark, lostWords, presenceChanges } from "./presence.js";
@@ -155,13 +156,14 @@ function showNews(text, fromMove = false) {
   announcer.news(text, fromMove);
 }
 
-/** Human text for an error code and the server's message. */
-function errorText(codeName, message) {
-  const key = "error." + codeName;
-  const known = t(key);
-  if (known === key) return message || t("error.generic");
-  if ((codeName === "illegal" || codeName === "bad_message") && message) return `${known}: ${message}`;
-  return known;
+/** Human text for an error code and the server's message (and the text rule's reason). */
+function errorText(codeName, message, reason = null) {
+  return errorWords(codeName, message, reason);
+}
+
+/** An HTTP refusal in words (its `reason` when the text rule made it). */
+function apiErrorText(err) {
+  return err instanceof ApiError ? errorText(err.code, err.message, err.detail && err.detail.reason) : t("error.network");
 }
 
 // ---------------------------------------------------------------- the game UI
@@ -338,7 +340,12 @@ function onError(msg) {
     return;
   }
   if (app.game && msg.ref) app.game.refused();
-  showError(errorText(msg.code, msg.message));
+  if (pendingChat && msg.ref === pendingChat.id) {
+    // A refused line comes back to the box, unless something else was typed meanwhile.
+    if (!els.chatInput.value) els.chatInput.value = pendingChat.text;
+    pendingChat = null;
+  }
+  showError(errorText(msg.code, msg.message, msg.reason));
 }
 
 function onState(msg) {
@@ -556,7 +563,7 @@ async function openDeviceLink() {
     els.deviceQr.replaceChildren(document.importNode(svg, true));
     els.devicePanel.hidden = false;
   } catch (err) {
-    showError(err instanceof ApiError ? errorText(err.code, err.message) : t("error.network"));
+    showError(apiErrorText(err));
   } finally {
     els.deviceButton.disabled = false;
   }
@@ -586,7 +593,7 @@ async function claimFromLink() {
     // Said again with the first state, which clears the news of before it.
     app.claimNews = true;
   } catch (err) {
-    showError(err instanceof ApiError ? errorText(err.code, err.message) : t("error.network"));
+    showError(apiErrorText(err));
     // The page goes on as a spectator's: said where it stays, with the way to a new link
     // (the toast's few seconds, and the key gone from the address, left only a watcher).
     if (err instanceof ApiError && err.code === "bad_transfer") {
@@ -859,7 +866,7 @@ async function join(ev) {
     if (!socket.hello()) socket.reconnectNow();
     renderLobby();
   } catch (err) {
-    els.lobbyError.textContent = err instanceof ApiError ? errorText(err.code, err.message) : t("error.network");
+    els.lobbyError.textContent = apiErrorText(err);
   } finally {
     els.joinButton.disabled = false;
   }
@@ -871,7 +878,7 @@ async function start() {
   try {
     await api.start(code, startToken(app.token));
   } catch (err) {
-    els.lobbyError.textContent = err instanceof ApiError ? errorText(err.code, err.message) : t("error.network");
+    els.lobbyError.textContent = apiErrorText(err);
     els.start.disabled = false;
   }
 }
@@ -1002,17 +1009,23 @@ function addChat(msg) {
   if (stick) els.chatLog.scrollTop = els.chatLog.scrollHeight;
 }
 
+/** The line last sent, until the server says it or refuses it: {id, text}. */
+let pendingChat = null;
+let chatCount = 0;
+
 function sendChat(ev) {
   ev.preventDefault();
   const text = els.chatInput.value.trim();
   if (!text) return;
-  const line = { type: "chat", text: text.slice(0, 500) };
+  const line = { type: "chat", text: text.slice(0, 500), id: `chat-${++chatCount}` };
   // A spectator's chosen name (a seat's line goes under the seat's name).
   const named = document.getElementById("chat-name");
   const name = watchesOnly() && named ? named.value.trim() : "";
   if (name) line.name = name.slice(0, 32);
-  if (socket.send(line)) els.chatInput.value = "";
-  else showError(t("room.conn.offline"));
+  if (socket.send(line)) {
+    pendingChat = { id: line.id, text };
+    els.chatInput.value = "";
+  } else showError(t("room.conn.offline"));
 }
 
 // ---------------------------------------------------------------- share link
@@ -1132,7 +1145,7 @@ async function main() {
     const room = await api.getRoom(code);
     if (!app.room) setRoom(room);
   } catch (err) {
-    showError(err instanceof ApiError ? errorText(err.code, err.message) : t("error.network"));
+    showError(apiErrorText(err));
   }
   await claimFromLink();
   if (passAndPlay) setupPassAndPlay();

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.e2e.conftest import http_json, wait_for_js
 from tests.e2e.test_phone_a11y import DESKTOP, PHONE, started
 
 
@@ -56,3 +57,35 @@ def test_spectators_chat_under_their_names(server: str, browser: Any, tmp_path: 
     assert errors == []
     for page in [ann, bob, *watchers]:
         page.context.close()
+
+
+def test_a_refused_line_says_why_and_comes_back_to_the_box(server: str, browser: Any) -> None:
+    """The heart a phone keyboard inserts ("gg ❤️") was refused as invisible characters, in
+    half English, and the typed line was gone; a name was told "Names are 1 to 32
+    characters" whatever rule it broke."""
+    (ann, bob), errors = started(server, browser, "classic", {}, DESKTOP)
+    heart = "gg \u2764\ufe0f"
+    ann.fill("[data-testid=chat-input]", heart)
+    ann.click("[data-testid=chat-send]")
+    bob.wait_for_selector("[data-testid=chat-line]")
+    assert bob.text_content("[data-testid=chat-line] .chat-text") == heart
+    hidden = "psst\u200bhidden"
+    ann.fill("[data-testid=chat-input]", hidden)
+    ann.click("[data-testid=chat-send]")
+    ann.wait_for_selector("[data-testid=error-toast]:not([hidden])")
+    said = ann.text_content("[data-testid=error-toast]") or ""
+    assert said == "A chat line may not hold control or invisible characters.", said
+    assert ann.input_value("[data-testid=chat-input]") == hidden
+    # a French visitor's join with such a name is told that rule, in French
+    waiting = http_json("POST", server + "/api/rooms", {"variant": "classic", "name": "Ann"})
+    ctx = browser.new_context(**DESKTOP, locale="fr-FR")
+    visitor = ctx.new_page()
+    visitor.on("pageerror", lambda e: errors.append(str(e)))
+    visitor.goto(server + waiting["url"])
+    visitor.fill("[data-testid=join-name]", "Zo\u200bé")
+    visitor.click("[data-testid=join-button]")
+    wait_for_js(visitor, "!!document.getElementById('lobby-error').textContent")
+    said = visitor.text_content("#lobby-error")
+    assert said == "Un nom ne peut pas contenir de caractères de contrôle ou invisibles.", said
+    ctx.close()
+    assert errors == []

@@ -341,6 +341,81 @@ def test_the_name_rule() -> None:
     assert clean_chat("  hello\u00a0world ") == "hello\u00a0world"
 
 
+HEART = "\u2764\ufe0f"  # the heart a phone keyboard inserts: a presentation selector
+SCOTLAND = "\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in "gbsct") + "\U000e007f"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        f"I {HEART} Labyrinth",
+        "\U0001f469\u200d\U0001f4bb Dev",  # woman technologist: a joiner sequence
+        "\U0001f3c3\u200d\u2640\ufe0f",  # woman running
+        "\u0646\u0631\u06af\u0633\u200c\u0645\u062d\u0645\u062f\u06cc",  # Persian
+        "\u0915\u094d\u200d\u0937",  # Devanagari half form
+        f"{SCOTLAND} Scot",
+        "1\ufe0f\u20e3 one",  # keycap
+    ],
+)
+def test_the_invisible_characters_spelling_needs_are_allowed(name: str) -> None:
+    """Joiners between characters that show, a presentation selector after one, a flag's
+    tags after the black flag: refused before, so "I ❤️ Labyrinth" or a Persian name
+    could not be typed at all."""
+    assert clean_name(name) == name
+    assert clean_chat(f"gg {name}") == f"gg {name}"
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("\u200dAnn", "invisible"),  # a joiner with nothing before it
+        ("Ann\u200c", "invisible"),  # nor after it
+        ("A\u200d nn", "invisible"),  # a space is nothing to join
+        ("A\u200d\u200dnn", "invisible"),
+        ("\ufe0fAnn", "invisible"),  # a selector on nothing
+        ("\U0001f3f4\U000e0067\U000e0062 x", "invisible"),  # tags never closed
+        ("x\U000e0067\U000e007f", "invisible"),  # tags not after the black flag
+        ("zero\u200bwidth", "invisible"),
+        ("tab\tin", "invisible"),  # a control character
+        ("em\u2003space", "whitespace"),
+        ("a" + "\u0301" * 4, "marks"),
+        ("\u0903", "nothing_shown"),  # a spacing mark alone
+        ("x" * 33, "length"),
+        ("\ud800", "unicode"),
+    ],
+)
+def test_each_refusal_says_which_rule_it_broke(name: str, reason: str) -> None:
+    with pytest.raises(TextError) as refused:
+        clean_name(name)
+    assert refused.value.reason == reason
+
+
+def test_a_joiner_or_selector_makes_no_new_name(client: TestClient) -> None:
+    code, _ = make_room(client, ["Ann", "\u2764 fan"])
+    for twin in ("A\u200cnn", f"{HEART} fan"):
+        response = client.post(f"/api/rooms/{code}/join", json={"name": twin})
+        assert error_of(response) == (409, "name_taken"), twin
+
+
+def test_a_refused_name_or_chat_line_says_why(client: TestClient) -> None:
+    """The answer carries the broken rule's `reason` (ext), over HTTP and over the socket
+    (with the refused line's `id`), so a page says it in its language: a name of 14
+    characters was told "Names are 1 to 32 characters"."""
+    code, tokens = make_room(client, ["Ann"])
+    response = client.post(f"/api/rooms/{code}/join", json={"name": "zero\u200bwidth"})
+    assert response.status_code == 422
+    assert response.json()["error"]["reason"] == "invisible"
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        receive_until(ws, "welcome")
+        ws.send_json({"type": "chat", "text": "a" + "\u0301" * 5, "id": "c1"})
+        refused = next_of(ws, {"error", "chat"})
+        said = (refused["code"], refused["reason"], refused["ref"])
+        assert said == ("bad_message", "marks", "c1")
+        ws.send_json({"type": "chat", "text": f"gg {HEART}", "id": "c2"})
+        assert next_of(ws, {"error", "chat"})["text"] == f"gg {HEART}"
+
+
 # -- item 17: security headers; /metrics from the configured networks only ---------------
 
 
