@@ -415,3 +415,31 @@ def test_axe_finds_no_serious_violation(server: str, browser: Any) -> None:
         (room_page, _), errors = started(server, browser, variant, options, DESKTOP)
         assert axe_problems(room_page) == [], case
         assert errors == []
+
+
+@pytest.mark.parametrize("variant", ["classic", "cards"])
+def test_a_long_name_without_spaces_keeps_to_its_card(
+    server: str, browser: Any, variant: str
+) -> None:
+    """A name of 32 letters and no space (the longest allowed) made the players' column
+    555 px wide over the board on a laptop, and a phone's page 607 px wide (zoomed out
+    for everyone at the table). It breaks inside its card and the turn's line."""
+    made = http_json("POST", server + "/api/rooms", {"variant": variant, "name": "W" * 32})
+    bob = http_json("POST", f"{server}/api/rooms/{made['code']}/join", {"name": "Bob"})
+    http_json("POST", f"{server}/api/rooms/{made['code']}/start", {}, token=made["host_token"])
+    for screen in (DESKTOP, PHONE):
+        page = seated_page(
+            browser, server, {**bob, "code": made["code"], "url": made["url"]}, **screen
+        )
+        page.wait_for_selector("[data-testid=turn-status][data-seat='0']")
+        page.wait_for_selector("[data-testid=player-0]")
+        width = screen["viewport"]["width"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        card = page.locator("[data-testid=player-0]").bounding_box()
+        column = page.locator(".players-card").bounding_box()
+        assert card is not None and column is not None
+        assert card["x"] + card["width"] <= column["x"] + column["width"] + 1, (card, column)
+        words = page.locator("[data-testid=turn-status]").bounding_box()
+        assert words is not None and words["x"] + words["width"] <= width
+        assert page.errors == []
+        page.context.close()
