@@ -13,7 +13,7 @@ import { enterRoom, listedChosen, loadOpenTables, setupLobbyTable } from "./lobb
 import { shownName, tableApi } from "./table.js";
 import { renderIntro } from "./intro.js";
 import { fillThumbs } from "./thumbs.js";
-import { applies } from "./options.js";
+import { applies, choiceEntries, refusedOptionsText } from "./options.js";
 import { VARIANTS, variantById } from "./variants.js";
 
 const els = {
@@ -69,7 +69,7 @@ function renderOptions() {
       const select = h("select", {
         id, name: opt.key, "data-testid": id,
         on: { change: (ev) => { values[opt.key] = ev.target.value; showApplying(variant); } },
-      }, ...opt.choices.map((ch) => h("option", { value: ch.value }, t(ch.label))));
+      }, ...choiceEntries(variant, values, opt).map((e) => h("option", { value: e.value, disabled: e.disabled }, e.text)));
       select.value = values[opt.key];
       els.options.append(h("div", { class: "option choice", "data-option": opt.key },
         h("label", { for: id }, h("strong", {}, t(opt.label)), opt.help ? h("span", { class: "help" }, t(opt.help)) : null),
@@ -88,12 +88,23 @@ function renderOptions() {
   showApplying(variant);
 }
 
-/** Show only the fields that apply to the values chosen (Team: spells outside introductory mode). */
+/** Show only the fields that apply to the values chosen (Team: spells outside introductory
+ * mode), and in each list of a `unique` group the values another holds disabled, saying
+ * whose they are (a spell chosen for Red is not Yellow's to choose). The lists change in
+ * place: the one in the user's hands stays open and focused. */
 function showApplying(variant) {
   const values = chosen[variant.id] || {};
   for (const opt of variant.options) {
     const field = els.options.querySelector(`[data-option="${opt.key}"]`);
     if (field) field.hidden = !applies(opt, values);
+    const select = opt.unique && field ? field.querySelector("select") : null;
+    if (!select) continue;
+    choiceEntries(variant, values, opt).forEach((e, i) => {
+      const el = select.options[i];
+      if (!el || el.value !== e.value) return;
+      el.disabled = e.disabled;
+      if (el.textContent !== e.text) el.textContent = e.text;
+    });
   }
 }
 
@@ -129,7 +140,9 @@ async function createRoom(ev) {
   } catch (err) {
     const known = err instanceof ApiError && err.status;
     const key = known ? "error." + err.code : "error.network";
-    els.error.textContent = known && t(key) === key ? err.message : t(key);
+    // Options refused (two seats with one spell): said in the page's language.
+    if (known && err.code === "bad_options") els.error.textContent = refusedOptionsText(variant, options);
+    else els.error.textContent = known && t(key) === key ? err.message : t(key);
     els.create.disabled = false;
     els.create.textContent = t("lobby.create");
   }

@@ -8,14 +8,73 @@
 import { addTranslations, t } from "./i18n.js";
 
 addTranslations({
-  en: { "option.dealt": "{value} (dealt at random)", "option.value": "{label}: {value}", "option.on": "on", "option.off": "off", "option.none": "No options", "room.options": "Options" },
-  fr: { "option.dealt": "{value} (tiré au hasard)", "option.value": "{label} : {value}", "option.on": "oui", "option.off": "non", "option.none": "Sans option", "room.options": "Options" },
-  de: { "option.dealt": "{value} (zufällig)", "option.value": "{label}: {value}", "option.on": "an", "option.off": "aus", "option.none": "Keine Optionen", "room.options": "Optionen" },
+  en: { "option.dealt": "{value} (dealt at random)", "option.value": "{label}: {value}", "option.on": "on", "option.off": "off", "option.none": "No options", "room.options": "Options",
+    "option.held": "{value} ({owner})" },
+  fr: { "option.dealt": "{value} (tiré au hasard)", "option.value": "{label} : {value}", "option.on": "oui", "option.off": "non", "option.none": "Sans option", "room.options": "Options",
+    "option.held": "{value} ({owner})" },
+  de: { "option.dealt": "{value} (zufällig)", "option.value": "{label}: {value}", "option.on": "an", "option.off": "aus", "option.none": "Keine Optionen", "room.options": "Optionen",
+    "option.held": "{value} ({owner})" },
 });
 
 /** Whether `opt` applies given the option `values` (an option without `when` always does). */
 export function applies(opt, values) {
   return !opt.when || opt.when(values || {});
+}
+
+/** The value of `opt` in `values` (its default when left out). */
+function valueOf(opt, values) {
+  return values && opt.key in values && values[opt.key] !== undefined ? values[opt.key] : opt.default;
+}
+
+/**
+ * The values of `opt` that another option of its `unique` group holds, given `values`: a
+ * Map from the value to the option holding it (Yellow's spell list: Switch is Red's). The
+ * group's default (a spell dealt at random) is everyone's. Options that do not apply
+ * count too: the server checks them all.
+ */
+export function heldElsewhere(variant, values, opt) {
+  const held = new Map();
+  if (!opt.unique) return held;
+  for (const other of variant.options || []) {
+    if (other === opt || other.unique !== opt.unique) continue;
+    const value = valueOf(other, values);
+    if (value !== other.default && !held.has(value)) held.set(value, other);
+  }
+  return held;
+}
+
+/**
+ * The entries of a choice option's list, each `{value, text, disabled}`: a value another
+ * option of its group holds is disabled, and says whose it is, briefly ("Switch (red)" in
+ * Yellow's list: a select is as wide as its longest entry, and a phone has no room).
+ */
+export function choiceEntries(variant, values, opt) {
+  const held = heldElsewhere(variant, values, opt);
+  return (opt.choices || []).map((ch) => {
+    const owner = held.get(ch.value);
+    if (!owner) return { value: ch.value, text: t(ch.label), disabled: false };
+    const name = owner.color ? t(`team.color.${owner.color}`) : t(owner.label);
+    return { value: ch.value, text: t("option.held", { value: t(ch.label), owner: name }), disabled: true };
+  });
+}
+
+/** The `unique` group two options of which hold the same value in `values` (null: none). */
+export function clashingGroup(variant, values) {
+  for (const opt of variant.options || []) {
+    const value = valueOf(opt, values);
+    if (opt.unique && value !== opt.default && heldElsewhere(variant, values, opt).has(value)) return opt.unique;
+  }
+  return null;
+}
+
+/**
+ * Words for the server's refusal of the options `values` (`bad_options`): in the page's
+ * language, naming the rule when two options of a group clash ("Each spell exists only
+ * once…"), the server's own words being English.
+ */
+export function refusedOptionsText(variant, values) {
+  const group = clashingGroup(variant, values);
+  return t(group ? `error.bad_options.same_${group}` : "error.bad_options");
 }
 
 /**

@@ -7,7 +7,7 @@
 import { ApiError } from "./api.js";
 import { byId, h } from "./dom.js";
 import { formatList, t } from "./i18n.js";
-import { applies } from "./options.js";
+import { applies, choiceEntries, refusedOptionsText } from "./options.js";
 import { LEVELS, loadHostToken, seatName, tableApi } from "./table.js";
 
 const els = {
@@ -159,16 +159,31 @@ function renderStartRule(room, seat) {
   el.dataset.seated = seat === null ? "" : "1";
 }
 
-function optionControl(opt, value) {
+/** The host's control of one option; in a `unique` group's list, the values another option
+ * holds are disabled, saying whose they are (Red's spell is not Yellow's to choose). */
+function optionControl(variant, opt, value) {
   const id = `room-opt-${opt.key}`;
-  const send = (v) => tableApi.update(ctx.code, hostToken, { options: { ...ctx.room.options, [opt.key]: v } }).catch(fail);
+  /** @type {HTMLSelectElement|HTMLInputElement} */
+  let control;
+  // A refused change leaves the control showing the option in force, as the room's words
+  // do (the panel is not redrawn under the host's hands), and says why in the page's words.
+  const send = (v) => {
+    const options = { ...ctx.room.options, [opt.key]: v };
+    return tableApi.update(ctx.code, hostToken, { options }).catch((err) => {
+      const now = (ctx.room.options || {})[opt.key] ?? opt.default;
+      if (opt.type === "choice") control.value = now;
+      else control.checked = !!now;
+      if (err instanceof ApiError && err.status && err.code === "bad_options") ctx.showError(refusedOptionsText(variant, options));
+      else fail(err);
+    });
+  };
   if (opt.type === "choice") {
-    const select = h("select", { id, "data-testid": id, on: { change: (ev) => send(ev.target.value) } },
-      ...opt.choices.map((ch) => h("option", { value: ch.value }, t(ch.label))));
+    const select = control = h("select", { id, "data-testid": id, on: { change: (ev) => send(ev.target.value) } },
+      ...choiceEntries(variant, ctx.room.options, opt).map((e) => h("option", { value: e.value, disabled: e.disabled }, e.text)));
     select.value = value;
     return h("div", { class: "option choice" }, h("label", { for: id }, t(opt.label)), select);
   }
-  const input = h("input", { type: "checkbox", id, "data-testid": id, on: { change: (ev) => send(ev.target.checked) } });
+  const input = control = h("input", { type: "checkbox", id, "data-testid": id, on: { change: (ev) => send(ev.target.checked) } });
   input.checked = !!value;
   return h("div", { class: "option" }, input, h("label", { for: id }, t(opt.label)));
 }
@@ -195,7 +210,7 @@ function renderHostPanel(room) {
     variant.options.length
       ? h("fieldset", { class: "options" }, h("legend", {}, t("room.options_title")),
         ...variant.options.filter((opt) => applies(opt, room.options))
-          .map((opt) => optionControl(opt, room.options[opt.key] ?? opt.default)))
+          .map((opt) => optionControl(variant, opt, room.options[opt.key] ?? opt.default)))
       : null,
     h("div", { class: "option" }, listed, h("label", { for: "room-listed" }, t("room.listed"))),
     h("div", { class: "add-computer row" },

@@ -62,6 +62,8 @@ addTranslations({
     "error.host_away": "The host is away; you can start a little later.",
     "error.bad_level": "Unknown computer level.",
     "error.not_finished": "The game is not over yet.",
+    "error.bad_options": "These options are not valid.",
+    "error.bad_options.same_spell": "Each spell exists only once: two colours cannot have the same spell.",
   },
   fr: {
     "level.easy": "facile",
@@ -119,6 +121,8 @@ addTranslations({
     "error.host_away": "L’hôte est absent ; vous pourrez lancer un peu plus tard.",
     "error.bad_level": "Niveau d’ordinateur inconnu.",
     "error.not_finished": "La partie n’est pas terminée.",
+    "error.bad_options": "Ces options ne sont pas valables.",
+    "error.bad_options.same_spell": "Chaque sort n’existe qu’une fois : deux couleurs ne peuvent pas avoir le même sort.",
   },
   de: {
     "level.easy": "leicht",
@@ -176,5 +180,7 @@ addTranslations({
     "error.host_away": "Der Gastgeber ist weg; du kannst gleich starten.",
     "error.bad_level": "Unbekannte Computerstufe.",
     "error.not_finished": "Das Spiel ist noch nicht vorbei.",
+    "error.bad_options": "Diese Optionen sind nicht gültig.",
+    "error.bad_options.same_spell": "Jeden Zauber gibt es nur einmal: Zwei Farben können nicht denselben Zauber haben.",
   },
 });

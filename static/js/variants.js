@@ -7,8 +7,10 @@
 /**
  * @typedef {{key: string, type: "boolean"|"choice", default: boolean|string, label: string, help?: string,
  *            choices?: {value: string, label: string}[],
- *            when?: (values: Record<string, any>) => boolean}} VariantOption
+ *            when?: (values: Record<string, any>) => boolean, unique?: string, color?: string}} VariantOption
  *   `when`: the option applies only when it holds for the other options' values
+ *   `unique`: options of one group may not hold the same value, but their default (each
+ *   spell tile of the Team Edition exists once: two seats never choose the same spell)
  * @typedef {{id: string, label: string, minPlayers: number, maxPlayers: number,
  *            options: VariantOption[], rules?: string}} Variant
  */
@@ -54,6 +56,7 @@ export const VARIANTS = [
       // In the seats' order of colours (the rules since version 2: red, yellow, blue, green).
       ...["red", "yellow", "blue", "green"].map((color) => ({
         key: `spell_${color}`, color, type: "choice", default: "random", label: `option.spell_${color}`, help: "option.spell.help",
+        unique: "spell",
         // Introductory mode gives everyone Push and Rotate: the spell choices do not apply.
         when: (values) => values.mode !== "introductory",
         choices: ["random", "rotate", "switch", "traverse", "teleport", "escape"].map((v) => ({ value: v, label: `spell.${v}` })),
