@@ -427,7 +427,7 @@ export class ClassicUI extends GameUI {
       h("div", { class: "result-title" }, "★ ", t("game.over"), " ★"),
       h("div", { class: "result-text" },
         h("strong", {}, this.winnerWords(names)),
-        v.result.reason ? " — " + t(`game.reason.${v.result.reason}`) : ""),
+        v.result.reason ? " — " + this.reasonWords(v.result.reason) : ""),
     );
   }
 }

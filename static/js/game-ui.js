@@ -25,10 +25,23 @@ export class GameUI {
    * which a page told its own player in the third person.
    */
   winnerWords(names) {
+    if (this.wonByViewer()) return t("game.you_won");
+    return t(names.length > 1 ? "game.winner.many" : "game.winner", { names: formatList(names) });
+  }
+
+  /** Whether the page's own player won alone (told "You won!"; a shared device names). */
+  wonByViewer() {
     const v = this.view;
     const own = v.you !== null && v.you !== undefined && !this.ctx.sharedDevice;
-    if (own && v.result.winners.length === 1 && v.result.winners[0] === v.you) return t("game.you_won");
-    return t(names.length > 1 ? "game.winner.many" : "game.winner", { names: formatList(names) });
+    return own && v.result.winners.length === 1 && v.result.winners[0] === v.you;
+  }
+
+  /** Why the game ended, after its winner: in the viewer's own words after "You won!"
+   * ("— you found all your treasures", not "— found all their treasures"). */
+  reasonWords(reason) {
+    const key = `game.reason.${reason}`;
+    const yours = `${key}.you`;
+    return this.wonByViewer() && t(yours) !== yours ? t(yours) : t(key);
   }
 
   /** Whether the game waits for the viewer (any phase of the viewer's turn). */
@@ -88,7 +101,9 @@ export class GameUI {
    * is named there, as at a table.
    */
   newsAbout(key, seat, params) {
-    const own = this.view && seat !== null && seat !== undefined && seat === this.view.you;
+    // A shared device names the mover: its view is the next person's by then, or at the
+    // game's end still the last mover's ("You beat the dragon" under "Bernd wins").
+    const own = this.view && !this.ctx.sharedDevice && seat !== null && seat !== undefined && seat === this.view.you;
     return t(own ? `${key}.you` : key, params);
   }
 

@@ -493,6 +493,7 @@ const en = {
   "game.you_won": "You won!",
   "game.reason.home": "back home with every treasure found.",
   "game.reason.all_found": "found all their treasures.",
+  "game.reason.all_found.you": "you found all your treasures.",
   "game.bonus": "Bonus turn (double turn)",
   "game.tap_again": "Tap again to push into {slot}.",
   "game.arrow": "Insert the spare into {slot}",
@@ -1102,7 +1103,9 @@ const fr = {
   "game.winner.many": "{names} ont gagné",
   "game.you_won": "Vous avez gagné !",
   "game.reason.home": "de retour au départ avec tous ses objectifs.",
+  "game.reason.home.you": "de retour au départ avec tous vos objectifs.",
   "game.reason.all_found": "a trouvé tous ses objectifs.",
+  "game.reason.all_found.you": "vous avez trouvé tous vos objectifs.",
   "game.bonus": "Tour supplémentaire (double tour)",
   "game.tap_again": "Touchez encore : {slot}.",
   "game.arrow": "Introduire la plaque dans {slot}",
@@ -1710,6 +1713,7 @@ const de = {
   "game.you_won": "Du hast gewonnen!",
   "game.reason.home": "mit allen Schätzen zurück am Start.",
   "game.reason.all_found": "hat alle Schätze gefunden.",
+  "game.reason.all_found.you": "du hast alle Schätze gefunden.",
   "game.bonus": "Bonuszug (doppelter Zug)",
   "game.tap_again": "Nochmal tippen: {slot} einschieben.",
   "game.arrow": "Extrakarte in {slot} einschieben",
@@ -1889,6 +1893,8 @@ export function lang() {
  * @param {string} key
  * @param {Record<string, string|number>} [params]
  */
+const FRENCH_SPACE = / ([?!:;])/g;
+
 export function t(key, params) {
   let text;
   if (params && params.n !== undefined && params.n !== null && params.n !== "" && !Number.isNaN(Number(params.n))) {
@@ -1900,6 +1906,9 @@ export function t(key, params) {
   }
   if (text === undefined && pageGame) text = DICTS[current][`${pageGame}:${key}`];
   text = text ?? DICTS[current][key] ?? en[key] ?? key;
+  // French sets ? ! : ; apart by a space that must not break: "relancer ?" ended a line
+  // with its question mark alone on the next.
+  if (current === "fr") text = text.replace(FRENCH_SPACE, "\u00a0$1");
   if (params) {
     text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
   }

@@ -207,7 +207,8 @@ export class MasterUI extends ClassicUI {
     }
     // The stage is heard when it changes (its news), not with every turn line.
     el.append(h("span", { class: "stage-chip", "data-testid": "stage", "data-quiet": "" }, t(`master.stage.${v.stage}`)));
-    if (v.turn.bonus && !el.querySelector("[data-testid=bonus]")) el.append(h("span", { class: "event-chip", "data-testid": "bonus" }, t("game.bonus")));
+    // The bonus turn is its player's: not shown beside another's question (a duel's).
+    if (v.turn.bonus && v.turn.actor === v.turn.seat && !el.querySelector("[data-testid=bonus]")) el.append(h("span", { class: "event-chip", "data-testid": "bonus" }, t("game.bonus")));
   }
 
   /** The target box shows what to take next (or the dragon in the final). */

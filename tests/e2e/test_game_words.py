@@ -83,6 +83,13 @@ def test_a_players_own_find_is_told_to_them_as_theirs(
     page.evaluate("() => { window.__news = []; }")
     page.evaluate(FEED, [{"type": "state", "seq": view["seq"], "view": view, "last": last}, []])
     assert any(line.startswith("Vous ") for line in page.evaluate("() => window.__news"))
+    # a shared device names the mover even when the view is still the mover's (a game's
+    # end: "Vous vainquez le dragon" under "Léa a gagné")
+    page.evaluate("() => { window.__ui.ctx.sharedDevice = true; window.__news = []; }")
+    page.evaluate(FEED, [{"type": "state", "seq": view["seq"], "view": view, "last": last}, []])
+    told = page.evaluate("() => window.__news")
+    assert told and not any(line.startswith("Vous ") for line in told), told
+    assert any(line.startswith("Ann ") for line in told), told
     assert page.errors == []
     page.context.close()
 

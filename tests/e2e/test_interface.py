@@ -169,7 +169,7 @@ def test_tab_titles_are_in_the_pages_language(server: str, browser: Any) -> None
     page.select_option("#lang-select", "fr")
     assert page.title() == "Accueil — Labyrinthe"
     page.goto(server + "/rules/master")
-    assert page.title() == "Règles : Labyrinthe Master — Labyrinthe"
+    assert page.title() == "Règles\u00a0: Labyrinthe Master — Labyrinthe"
     page.select_option("#lang-select", "de")
     assert page.title().startswith("Regeln: ")
     room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
@@ -258,7 +258,8 @@ def test_options_in_words_and_the_rules_of_that_game(server: str, browser: Any) 
     assert "Mode: Standard" not in page.text_content("[data-testid=lobby-panel]")
     assert page.get_attribute("[data-testid=rules-link]", "href") == "/rules/team"
     page.select_option("#lang-select", "fr")
-    assert "Mode : Standard" in page.locator("[data-testid=room-options] li").all_text_contents()
+    chips = page.locator("[data-testid=room-options] li").all_text_contents()
+    assert "Mode\u00a0: Standard" in chips  # no line break before the colon
 
     intro = http_json("POST", server + "/api/rooms", {"variant": "team"})
     page.goto(server + intro["url"])

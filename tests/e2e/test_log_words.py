@@ -93,7 +93,7 @@ def test_each_page_of_the_book_is_in_the_move_log(server: str, browser: Any) -> 
         assert (" · Daedalus " if first else " · next turn: Daedalus ") in log, log
         assert log.endswith(f"({left} page{'' if left == 1 else 's'} left)"), log
         said = french[kind]["log"].split(" · ")[1]
-        assert said.startswith("Dédale a " if first else "tour suivant : Dédale a "), said
+        assert said.startswith("Dédale a " if first else "tour suivant\u00a0: Dédale a "), said
         for seat in ev["effect"].get("sent_home", []):
             assert f"sent home: {names[seat]}" in log, log
 
@@ -226,9 +226,10 @@ def test_master_dice_are_in_the_move_log(server: str, browser: Any) -> None:
     assert f"threatened: {names[threat['duellists'][0]]}" in line, line
     for roll in rolls:
         assert f"{names[roll['seat']]} rolled {roll['roll']}" in line, line
-    assert "dé du dragon : " in words["fr"][0] and f"a fait {rolls[0]['roll']}" in words["fr"][0]
+    assert "dé du dragon\u00a0: " in words["fr"][0]
+    assert f"a fait {rolls[0]['roll']}" in words["fr"][0]
     threatened = [names[seat] for seat in threat["duellists"]]
-    menaced = "menacé : " if len(threatened) == 1 else "menacés : "  # the agreement
+    menaced = "menacé\u00a0: " if len(threatened) == 1 else "menacés\u00a0: "  # the agreement
     assert menaced + threatened[0] in words["fr"][0], words["fr"][0]
     assert "Drachenwürfel: " in words["de"][0] and f"würfelte {rolls[0]['roll']}" in words["de"][0]
     # a threat of nobody is left unsaid: the die's face says where the dragon looks

@@ -152,7 +152,7 @@ def test_the_chosen_language_is_kept_from_page_to_page(server: str, browser: Any
     page.click("[data-testid=replay-verify]")
     seed = page.locator("[data-check=seed_hash]")
     seed.wait_for()
-    assert "Graine : correspond à l’empreinte publiée" in (seed.text_content() or "")
+    assert "Graine\u00a0: correspond à l’empreinte publiée" in (seed.text_content() or "")
     assert page.locator(".check-list li.ok").count() == 5
     # its figures, in the server's words (the result as JSON), are folded away under the
     # list, in the page's language
@@ -305,10 +305,10 @@ def test_a_refused_record_is_explained_in_the_page_language(server: str, browser
 
     # the move the server names, said in French, not the server's English
     said = refused(changed)
-    assert said.startswith("Refusé : le coup 2 n’est pas légal"), said
+    assert said.startswith("Refusé\u00a0: le coup 2 n’est pas légal"), said
     assert page.text_content("[data-testid=import-file-name]") == "game.json"
     said = refused(record | {"seed_hash": "0" * 64})
-    assert said.startswith("Refusé : la graine ne correspond pas"), said
+    assert said.startswith("Refusé\u00a0: la graine ne correspond pas"), said
     said = refused(record | {"actions": record["actions"][:3]})
     assert "n’est pas terminée" in said, said
     page.close()

@@ -495,6 +495,15 @@ def test_master_the_threatened_corridors_are_drawn_through_the_duel(server: str,
     assert page.get_attribute("[data-testid=threat-cells]", "data-source") == "black"
     assert page.text_content("[data-testid=threat]") == "Threatened: P1"
     shot(page, "master-threat-desktop")
+    # during a bonus turn, the duel's question is P1's and the bonus turn P0's: the chip
+    # stood beside P1's "Duel lost: re-roll?" as if it were P1's
+    view = game.view(1)
+    view["turn"]["bonus"] = True
+    last = {"seq": 1, "seat": 0, "action": {}, "events": events}
+    page.evaluate(FEED, [{"type": "state", "seq": 1, "view": view, "last": last}, []])
+    assert page.locator("[data-testid=turn-status] [data-testid=bonus]").count() == 0
+    feed_events(page, game, 1, 1, events)
+    page.wait_for_selector("[data-testid=do-accept]")
     page.click("[data-testid=do-accept]")
     assert page.evaluate("() => window.__sent") == [{"type": "accept"}]
     events = act(game, 1, "accept")
@@ -508,7 +517,7 @@ def test_master_the_threatened_corridors_are_drawn_through_the_duel(server: str,
     ("lang", "words"),
     [
         ("en", "2 × ↻: the dragon turns to face south"),
-        ("fr", "2 × ↻ : le dragon se tourne vers le sud"),
+        ("fr", "2 × ↻\u00a0: le dragon se tourne vers le sud"),
         ("de", "2 × ↻: der Drache dreht sich nach Süden"),
     ],
 )
@@ -678,20 +687,36 @@ def test_the_winner_is_told_you_won_and_the_others_the_winners_name(server: str,
     page = bench(browser, server, "classic", "phone")
     headline = "[data-testid=result-banner] .result-text strong"
 
-    def ended(seat: int, winners: list[int], lang: str = "en") -> str:
+    def ended(seat: int, winners: list[int], lang: str = "en", reason: str | None = None) -> str:
         view = {**game.view(seat), "status": "finished"}
-        view["result"] = {"winners": winners, "reason": None}
+        view["result"] = {"winners": winners, "reason": reason}
         page.evaluate(
             "async (lang) => (await import('/static/js/i18n.js')).setLanguage(lang)", lang
         )
         page.evaluate(FEED, [{"type": "state", "seq": 0, "view": view, "last": None}, []])
         page.wait_for_selector("[data-testid=result-banner]:not([hidden])")
+        if reason:
+            return page.text_content("[data-testid=result-banner] .result-text") or ""
         return page.text_content(headline) or ""
 
     assert ended(0, [0]) == "You won!"
     assert ended(1, [0]) == "Ann won"
     assert ended(0, [0, 1]) == "Ann and Bob won"
-    assert ended(0, [0], "fr") == "Vous avez gagné !"
+    assert ended(0, [0], "fr") == "Vous avez gagné\u00a0!"  # no line break before "!"
     assert ended(1, [0], "fr") == "Ann a gagné"
     assert ended(1, [0, 1], "fr") == "Ann et Bob ont gagné"
+    # why, after "You won!", in the winner's own words ("— found all their treasures")
+    words = {
+        ("en", 0): "You won! — you found all your treasures.",
+        ("en", 1): "Ann won — found all their treasures.",
+        ("fr", 0): "Vous avez gagné\u00a0! — vous avez trouvé tous vos objectifs.",
+        ("fr", 1): "Ann a gagné — a trouvé tous ses objectifs.",
+        ("de", 0): "Du hast gewonnen! — du hast alle Schätze gefunden.",
+        ("de", 1): "Ann gewinnt — hat alle Schätze gefunden.",
+    }
+    for (lang, seat), said in words.items():
+        assert ended(seat, [0], lang, "all_found") == said
+    assert ended(0, [0], "fr", "home") == (
+        "Vous avez gagné\u00a0! — de retour au départ avec tous vos objectifs."
+    )
     assert page.errors == []

@@ -20,9 +20,9 @@ DESKTOP = {"viewport": {"width": 1366, "height": 768}}
 WORDS = {
     "fr": {
         "held_by_red": "Échanger (rouge)",
-        "refused": "Chaque sort n’existe qu’une fois : "
+        "refused": "Chaque sort n’existe qu’une fois\u00a0: "
         "deux couleurs ne peuvent pas avoir le même sort.",
-        "yellow_teleport": "Sort de jaune : Téléporter",
+        "yellow_teleport": "Sort de jaune\u00a0: Téléporter",
         "held_by_yellow": "Téléporter (jaune)",
     },
     "de": {
