@@ -948,6 +948,24 @@ function sinceContext() {
   return { names: seatName, single: !passAndPlay };
 }
 
+/**
+ * Where the news of what went on meanwhile stands: above the board, but on a wide screen
+ * at the top of the players' column beside it. Above the board it took the board's height
+ * (a laptop's board went from 459 to 287 px at each person's turn on a shared device, and
+ * back at their push): beside it, the board keeps its size and the news sits by the moves.
+ */
+function placeSince() {
+  const wide = window.matchMedia("(min-width: 1200px)");
+  const home = els.sinceBanner.nextElementSibling;
+  const side = document.querySelector(".side-info");
+  const place = () => {
+    if (wide.matches && side) side.prepend(els.sinceBanner);
+    else if (home && home.parentElement) home.before(els.sinceBanner);
+  };
+  place();
+  wide.addEventListener("change", place);
+}
+
 function renderSince() {
   const since = app.since;
   let summary = null;
@@ -1127,6 +1145,7 @@ async function main() {
   initI18n();
   ensureSprite();
   setupShare();
+  placeSince();
   try {
     els.joinName.value = localStorage.getItem("labyrinth:name") || "";
   } catch {

@@ -154,6 +154,7 @@ def test_two_people_pass_the_device(server: str, browser, tmp_path: Path) -> Non
     page.evaluate("window.scrollTo(0, 0)")
     board = page.locator("[data-testid=board]").bounding_box()
     assert board is not None and board["y"] + board["height"] <= 900, board
+    size = board["height"]
 
     # Ann pushes and moves; the shield names Bob and Ann's target leaves the page.
     _push_and_move(page, 0)
@@ -188,6 +189,13 @@ def test_two_people_pass_the_device(server: str, browser, tmp_path: Path) -> Non
     page.wait_for_selector("[data-testid=board][data-my-turn=true]")
     _told_since_the_last_turn(page, "Bob")
     page.screenshot(path=str(tmp_path / "since-last-turn.png"))
+    # the news stands beside the board, which keeps its size (it took 170 px of it)
+    page.evaluate("window.scrollTo(0, 0)")
+    board = page.locator("[data-testid=board]").bounding_box()
+    since = page.locator("[data-testid=since-banner]").bounding_box()
+    assert board is not None and since is not None
+    assert abs(board["height"] - size) <= 1, (board, size)
+    assert since["x"] + since["width"] <= board["x"], (since, board)
     assert page.get_attribute("[data-testid=target]", "data-target") in (
         page.evaluate(SEAT_VIEW, [code, 0])["players"][0]["target"],
         "home",
