@@ -303,6 +303,7 @@ export class ClassicUI extends GameUI {
           on: { click: () => this.act({ type: "decline" }) },
         }, t("game.decline_bonus"))),
       );
+      this.bringIntoView(panel);
       return;
     }
     // Otherwise a bonus turn without an event is said once, by the status line's chip.
@@ -361,6 +362,8 @@ export class ClassicUI extends GameUI {
       }
       panel.append(row);
     }
+    // On a phone the panel follows the spare tile: a question in it is brought into sight.
+    if (panel.querySelector(".choice:not(:disabled)")) this.bringIntoView(panel);
   }
 
   renderSpare() {

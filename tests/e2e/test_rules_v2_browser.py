@@ -161,6 +161,51 @@ def test_classic_decline_the_bonus_turn(server: str, browser, size: str) -> None
     page.context.close()
 
 
+def test_classic_phone_the_spare_stays_under_the_board_through_an_extra_push(
+    server: str, browser
+) -> None:
+    """An extra push in the move phase put the event's card between the board and the
+    spare tile, which went below a phone's screen: the player scrolled down to turn it
+    and up again to push. The spare keeps its place under the board; the event follows;
+    a question of an event (the bonus turn's) is brought into sight."""
+    page = bench(browser, server, "classic", "phone")
+    game = Game.new("classic", ["Ann", "Bob", "Cy"], "e2e-extra", {"events": True, **V2})
+    arm_event(game, "extra_push", "Nb")
+    game.apply(0, {"type": "push", "side": "N", "index": 1, "rotation": 0})
+    assert game.view(0)["turn"]["event"]["name"] == "extra_push"
+    feed(page, game, 0)
+    page.wait_for_selector("[data-testid=event-panel][data-event=extra_push]")
+    board = page.locator("[data-testid=board]").bounding_box()
+    spare = page.locator("[data-testid=spare]").bounding_box()
+    event = page.locator("[data-testid=event-panel]").bounding_box()
+    assert board is not None and spare is not None and event is not None
+    assert board["y"] + board["height"] <= spare["y"] < event["y"], (board, spare, event)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_timeout(100)
+    # the whole board and the spare's turn buttons in one screen
+    view = page.viewport_size
+    assert view is not None
+    turn = page.locator("[data-testid=rotate-cw]").bounding_box()
+    assert turn is not None and turn["y"] + turn["height"] <= view["height"], turn
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
+    # a question of the event is brought into sight below the spare
+    page = bench(browser, server, "classic", "phone")
+    game = Game.new("classic", ["Ann", "Bob", "Cy"], "e2e-bonus", {"events": True, **V2})
+    arm_event(game, "double_turn", "Nb")
+    game.apply(0, {"type": "push", "side": "N", "index": 1, "rotation": 0})
+    game.apply(0, {"type": "move", "to": [0, 0]})
+    feed(page, game, 0)
+    page.wait_for_selector("[data-testid=decline-bonus]")
+    wait_for_js(
+        page,
+        "() => document.querySelector('[data-testid=decline-bonus]')"
+        ".getBoundingClientRect().bottom <= window.innerHeight",
+    )
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_cards_linking_placements_are_highlighted(server: str, browser, size: str) -> None:
     page = bench(browser, server, "cards", size)
