@@ -35,6 +35,11 @@ def test_spectators_chat_under_their_names(server: str, browser: Any, tmp_path: 
         names = page.locator("[data-testid=chat-line] .chat-name").all_text_contents()
         assert names == ["Zoé", "spectator"], names
     other.screenshot(path=str(tmp_path / "spectator-chat-phone.png"), full_page=True)
+    # the room's code, what one reads out to a friend, is whole beside "You are watching"
+    code = ann.url.rsplit("/", 1)[1]
+    title = other.locator(".room-head h1")
+    assert code in (title.text_content() or "")
+    assert title.evaluate("(e) => e.scrollWidth <= e.clientWidth")
     # a watcher may not chat under a player's name: refused, and told why
     other.fill("[data-testid=chat-name]", "ann")
     other.fill("[data-testid=chat-input]", "I am Ann")
