@@ -273,6 +273,8 @@ const TEXT = {
     "ev.stayed": "{name} blieb auf {to}",
     "ev.moved_wall": "{name} zog von {from} durch eine Wand nach {to}",
     "ev.pushed": "die Karte wurde in {slot} eingeschoben",
+    // the Team Edition's German rules say Plättchen where the classic game says Karte
+    "team:ev.pushed": "das Plättchen wurde in {slot} eingeschoben",
     "ev.carried": "{names} mitgeschoben nach {cell}",
     "ev.target": "nächster Schatz von {name}: {treasure}",
     "ev.target_home": "{name} muss jetzt nach Hause",

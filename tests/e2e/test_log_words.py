@@ -16,9 +16,12 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
+
 from app.rooms.live import for_history, in_history
 from app.rules import Game
 from app.rules.board import COLUMN_LETTERS
+from tests.e2e.conftest import http_json
 
 WORDS = """async ([lines, lang]) => {
   const { setLanguage } = await import("/static/js/i18n.js");
@@ -256,3 +259,22 @@ def test_the_winning_move_says_it_won_the_game(server: str, browser: Any) -> Non
     assert words["en"].endswith(" · wins the game"), words
     assert words["fr"].endswith(" · gagne la partie"), words
     assert words["de"].endswith(" · gewinnt das Spiel"), words
+
+
+@pytest.mark.parametrize(("variant", "noun"), [("team", "das Plättchen"), ("classic", "die Karte")])
+def test_german_pushes_name_the_piece_as_each_game_does(
+    server: str, browser: Any, variant: str, noun: str
+) -> None:
+    """The Team Edition's German pages say Plättchen ("Freies Plättchen"), the classic
+    game's Karte (its rulebook's Extrakarte): a Team replay's "what the step did" read
+    "die Karte wurde in Spalte b von oben eingeschoben"."""
+    room = http_json("POST", server + "/api/rooms", {"variant": variant})
+    context = browser.new_context(locale="de-DE")
+    page = context.new_page()
+    page.goto(server + room["url"])
+    said = page.evaluate(
+        "async () => (await import('/static/js/movelog.js'))"
+        ".eventWords({ type: 'pushed', slot: 'Nb' })"
+    )
+    assert said.startswith(f"{noun} wurde in "), said
+    context.close()
