@@ -205,8 +205,6 @@ export class MasterUI extends ClassicUI {
       el.replaceChildren(colorDot(actor.color, "big"),
         this.isMyTurn() ? h("strong", {}, t(none ? "master.phase.coin_none" : `master.phase.${phase}`)) : h("span", {}, t("master.phase.other", { name: shownName(actor.name), what: t(`master.phase.${phase}`) })));
     }
-    // The stage is heard when it changes (its news), not with every turn line.
-    el.append(h("span", { class: "stage-chip", "data-testid": "stage", "data-quiet": "" }, t(`master.stage.${v.stage}`)));
     // The bonus turn is its player's: not shown beside another's question (a duel's).
     if (v.turn.bonus && v.turn.actor === v.turn.seat && !el.querySelector("[data-testid=bonus]")) el.append(h("span", { class: "event-chip", "data-testid": "bonus" }, t("game.bonus")));
   }
@@ -220,6 +218,9 @@ export class MasterUI extends ClassicUI {
     if (box.hidden) return;
     if (v.stage === "final") box.append(h("strong", {}, t("master.target.final")));
     else box.append(h("span", { class: "label" }, t("master.target.lowest")), h("strong", { class: "token-chip" }, String(v.lowest)));
+    // The stage goes with what is to take (its treasures), not on the turn's line, whose
+    // height it changed (a row of its own on a phone, the board moving at each turn).
+    box.append(h("span", { class: "stage-chip", "data-testid": "stage" }, t(`master.stage.${v.stage}`)));
   }
 
   /** The dice of the last action and the decision prompt. */
