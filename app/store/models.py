@@ -88,7 +88,8 @@ class Game(Base):
     players: Mapped[list[Any]]
     # Secret until the game ends; only its hash is public before that.
     seed: Mapped[str] = mapped_column(String(128))
-    seed_hash: Mapped[str] = mapped_column(String(64))
+    # Indexed: an uploaded record is looked up by it (the same game is not stored twice).
+    seed_hash: Mapped[str] = mapped_column(String(64), index=True)
     status: Mapped[str] = mapped_column(String(16), default="live", index=True)
     seq: Mapped[int] = mapped_column(Integer, default=0)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)

@@ -961,6 +961,38 @@ class Repository:
         except IntegrityError:
             pass
 
+    def same_finished_game(
+        self, game: GameRecord, actions: list[ActionRecord]
+    ) -> GameRecord | None:
+        """A finished game already stored that is `game` move for move (its seed, players,
+        options and log): an uploaded record of it is not stored a second time. Seeds are
+        drawn at random, so the seed's hash finds the one candidate, by its index."""
+        with self._sessions() as s:
+            rows = s.scalars(
+                select(models.Game).where(
+                    models.Game.seed_hash == game.seed_hash, models.Game.status == "finished"
+                )
+            ).all()
+            wanted = [(a.seq, a.seat, a.payload) for a in actions]
+            for row in rows:
+                same = (row.variant, row.options, row.players, row.seed, row.seq) == (
+                    game.variant,
+                    game.options,
+                    game.players,
+                    game.seed,
+                    game.seq,
+                )
+                if not same:
+                    continue
+                logged = s.execute(
+                    select(models.Action.seq, models.Action.seat, models.Action.payload)
+                    .where(models.Action.game_id == row.id)
+                    .order_by(models.Action.seq)
+                ).all()
+                if [tuple(entry) for entry in logged] == wanted:
+                    return _game_record(row)
+        return None
+
     def import_game(self, game: GameRecord, actions: list[ActionRecord]) -> None:
         """Store a finished game with no room and its whole log in one transaction, so an
         import is either entirely there or not at all."""

@@ -218,7 +218,9 @@ async def _read_record(request: Request) -> bytes:
     return body
 
 
-def _store_import(repo: Repository, game: dict[str, Any]) -> GameRecord:
+def _store_import(repo: Repository, game: dict[str, Any]) -> tuple[GameRecord, bool]:
+    """The imported game stored, or the same game already here (and True): a record
+    uploaded again is one game, not one more line of "Recently finished" per upload."""
     now = datetime.now(UTC)
     stored = GameRecord(
         id=new_game_id(),
@@ -236,8 +238,11 @@ def _store_import(repo: Repository, game: dict[str, Any]) -> GameRecord:
         imported=True,
     )
     actions = [ActionRecord(seq, seat, action) for seq, seat, action in game["actions"]]
+    existing = repo.same_finished_game(stored, actions)
+    if existing is not None:
+        return existing, True
     repo.import_game(stored, actions)
-    return stored
+    return stored, False
 
 
 @router.post("/games/import", status_code=201)
@@ -254,10 +259,12 @@ async def import_game(request: Request, repo: Repo) -> dict[str, Any]:
     except InvalidRecord as exc:
         extra = {"reason": exc.reason} | ({} if exc.seq is None else {"seq": exc.seq})
         raise RoomError("invalid_record", exc.message, 422, extra) from exc
-    stored = await to_thread.run_sync(_store_import, repo, game)
-    request.app.state.replays.warm(stored.id)
-    request.app.state.analyses.warm(stored.id)
-    return {"id": stored.id, "url": f"/replay/{stored.id}", "seq": stored.seq}
+    stored, existing = await to_thread.run_sync(_store_import, repo, game)
+    if not existing:
+        request.app.state.replays.warm(stored.id)
+        request.app.state.analyses.warm(stored.id)
+    answer = {"id": stored.id, "url": f"/replay/{stored.id}", "seq": stored.seq}
+    return answer | ({"existing": True} if existing else {})
 
 
 @router.post("/games/{game_id}/verify")

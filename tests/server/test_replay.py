@@ -152,9 +152,27 @@ def test_import_a_valid_record_then_it_replays(client: TestClient) -> None:
     assert replay["frames"] == replay_data(record)["frames"]
     assert client.get(f"/replay/{imported['id']}").status_code == 200
     assert client.get("/replay/unknown-game").status_code == 404
-    # the exported file (with its seed_hash and result) imports again as another game
+    # the exported file (with its seed_hash and result) is that same game: uploaded again,
+    # it is not stored again (each upload was one more line of "Recently finished")
     again = client.post("/api/games/import", json=exported)
-    assert again.status_code == 201 and again.json()["id"] != imported["id"]
+    assert again.status_code == 201, again.text
+    assert again.json() == imported | {"existing": True}
+    assert client.get("/api/games", params={"status": "finished"}).json()["total"] == 1
+    # the same seed and moves under other names is another game
+    renamed = copy.deepcopy(record) | {"players": ["Zoe", "Yann"]}
+    third = client.post("/api/games/import", json=renamed)
+    assert third.status_code == 201, third.text
+    assert third.json()["id"] != imported["id"] and "existing" not in third.json()
+
+
+def test_a_game_played_here_and_uploaded_is_that_game(fast_client: TestClient) -> None:
+    """The record of a game played to its end at a table here, downloaded and uploaded
+    again, is that game (its replay), not a copy."""
+    played = play_recording(fast_client, 2)
+    exported = fast_client.get(f"/api/games/{played['id']}/record").json()
+    again = fast_client.post("/api/games/import", json=exported)
+    assert again.status_code == 201, again.text
+    assert again.json()["id"] == played["id"] and again.json()["existing"] is True
 
 
 def test_the_replay_is_served_gzipped(client: TestClient) -> None:
