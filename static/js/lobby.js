@@ -305,7 +305,34 @@ function renderPager(kind) {
 function turnPage(kind, offset) {
   if (offset === null || offset === undefined) return;
   paging[kind].offset = offset;
+  keepListsPlace();
   loadLists();
+}
+
+/** Each list's page and filter, kept in the address (replaced, not pushed): Back from a
+ * replay opened from "Older" came back to the first page of "Recently finished". */
+function keepListsPlace() {
+  const params = new URLSearchParams(location.search);
+  for (const kind of ["live", "finished"]) {
+    const { offset, variant } = paging[kind];
+    if (offset) params.set(kind, String(offset));
+    else params.delete(kind);
+    if (variant) params.set(`${kind}_variant`, variant);
+    else params.delete(`${kind}_variant`);
+  }
+  const query = params.toString();
+  history.replaceState(history.state, "", `${location.pathname}${query ? `?${query}` : ""}${location.hash}`);
+}
+
+/** The lists' places the address keeps (a page come back to), or the first pages. */
+function readListsPlace() {
+  const params = new URLSearchParams(location.search);
+  for (const kind of ["live", "finished"]) {
+    const offset = Number(params.get(kind));
+    if (Number.isInteger(offset) && offset > 0) paging[kind].offset = offset;
+    const variant = params.get(`${kind}_variant`);
+    if (variant && VARIANTS.some((v) => v.id === variant)) paging[kind].variant = variant;
+  }
 }
 
 function renderFilters() {
@@ -322,6 +349,7 @@ function setupFilters() {
     select.addEventListener("change", () => {
       paging[kind].variant = select.value;
       paging[kind].offset = 0;
+      keepListsPlace();
       loadLists();
     });
   }
@@ -351,6 +379,7 @@ function main() {
     local.render();
   });
   els.form.addEventListener("submit", createRoom);
+  readListsPlace();
   setupFilters();
   setupImport(byId("import-form"), byId("import-file"), byId("import-error"));
   onLanguageChange(() => {

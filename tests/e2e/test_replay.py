@@ -437,3 +437,39 @@ def test_a_move_the_computer_played_for_a_seat_is_marked_as_in_the_room(
     cause = page.locator('[data-testid="replay-move"][data-step="3"] .log-cause')
     assert cause.text_content() == "temps écoulé"
     page.close()
+
+
+def test_back_from_a_replay_comes_back_to_the_same_page_of_the_list(
+    server: str, browser: Any
+) -> None:
+    """Older, a replay opened from there, then Back: the lobby showed the first page of
+    "Recently finished" again, the replay's neighbours ten games away."""
+    for n in range(11):
+        record = greedy_record(players=2, seed=f"e2e-back-{n}", max_actions=400)
+        http_json("POST", server + "/api/games/import", record)
+    page = browser.new_page(**CHROMIUM_ARGS)
+    page.goto(server + "/")
+    links = page.locator('[data-testid="finished-game"] [data-testid="replay-link"]')
+    links.first.wait_for()
+    first_page = links.first.get_attribute("href")
+    page.click("[data-testid=finished-older]")
+    wait_for_js(
+        page,
+        "(href) => document.querySelector('[data-testid=finished-game] "
+        "[data-testid=replay-link]').getAttribute('href') !== href",
+        first_page,
+    )
+    second_page = links.first.get_attribute("href")
+    assert "finished=10" in page.url
+    links.first.click()
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    page.go_back()
+    links.first.wait_for()
+    wait_for_js(
+        page,
+        "(href) => document.querySelector('[data-testid=finished-game] "
+        "[data-testid=replay-link]').getAttribute('href') === href",
+        second_page,
+    )
+    assert page.is_enabled("[data-testid=finished-newer]")
+    page.close()
