@@ -113,6 +113,8 @@ def play_out(server: str, code: str, tokens: dict[int, str]) -> None:
             if mover in peers:
                 action = peers[mover].legal()["actions"][0]
                 peers[mover].send({"type": "action", "id": "x", "seq": seq, "action": action})
+                if len(peers) > 1:  # no computer's pause between turns: within the rate
+                    time.sleep(0.06)  # limit of a connection (20 messages a second)
             states = {seat: peer.state_at(seq + 1) for seat, peer in peers.items()}
             state = states[min(peers)]
     finally:

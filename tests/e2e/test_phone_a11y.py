@@ -461,3 +461,26 @@ def test_a_long_name_without_spaces_keeps_to_its_card(
         assert words is not None and words["x"] + words["width"] <= width
         assert page.errors == []
         page.context.close()
+
+
+def test_the_last_position_keeps_the_board_s_size_under_the_result(
+    server: str, browser: Any
+) -> None:
+    """The game over on a laptop: the result above the board (Master's score table, play
+    again) took the board's height, the last position down to a third of its size (459
+    to 248 px at 1366x768). The board keeps the size it had in play, below the result."""
+    made = http_json("POST", server + "/api/rooms", {"variant": "cards", "name": "Ann"})
+    bob = http_json("POST", f"{server}/api/rooms/{made['code']}/join", {"name": "Bob"})
+    http_json("POST", f"{server}/api/rooms/{made['code']}/start", {}, token=made["host_token"])
+    page = seated_page(browser, server, made, viewport={"width": 1366, "height": 768})
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    in_play = page.locator("[data-testid=board]").bounding_box()
+    play_out(server, made["code"], {0: made["token"], 1: bob["token"]})
+    page.wait_for_selector("[data-testid=after-game]:not([hidden])")
+    over = page.locator("[data-testid=board]").bounding_box()
+    result = page.locator("[data-testid=result-banner]").bounding_box()
+    assert in_play is not None and over is not None and result is not None
+    assert abs(over["height"] - in_play["height"]) <= 2, (in_play, over)
+    assert over["y"] >= result["y"] + result["height"]
+    assert page.errors == []
+    page.context.close()
