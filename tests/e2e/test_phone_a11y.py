@@ -453,12 +453,14 @@ def test_a_long_name_without_spaces_keeps_to_its_card(
         page.wait_for_selector("[data-testid=player-0]")
         width = screen["viewport"]["width"]
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        card = page.locator("[data-testid=player-0]").bounding_box()
-        column = page.locator(".players-card").bounding_box()
-        assert card is not None and column is not None
+        # in one read: the players' list is drawn again at each presence change
+        card, column, words = page.evaluate(
+            """() => ['[data-testid=player-0]', '.players-card', '[data-testid=turn-status]']
+              .map((sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+                return { x: r.x, width: r.width }; })"""
+        )
         assert card["x"] + card["width"] <= column["x"] + column["width"] + 1, (card, column)
-        words = page.locator("[data-testid=turn-status]").bounding_box()
-        assert words is not None and words["x"] + words["width"] <= width
+        assert words["x"] + words["width"] <= width
         assert page.errors == []
         page.context.close()
 
