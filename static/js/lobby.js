@@ -7,6 +7,7 @@
 import { api, ApiError, request } from "./api.js";
 import { byId, h } from "./dom.js";
 import { formatDate, formatList, initI18n, onLanguageChange, t } from "./i18n.js";
+import { errorWords } from "./error-words.js";
 import { setupImport } from "./importer.js";
 import { setupLocalPlay } from "./lobby-local.js";
 import { enterRoom, listedChosen, loadOpenTables, setupLobbyTable } from "./lobby-table.js";
@@ -139,10 +140,10 @@ async function createRoom(ev) {
     enterRoom(await tableApi.create(variant.id, options, { name, listed: listedChosen(), clock: clockChoice() }));
   } catch (err) {
     const known = err instanceof ApiError && err.status;
-    const key = known ? "error." + err.code : "error.network";
-    // Options refused (two seats with one spell): said in the page's language.
+    // Options refused (two seats with one spell), a name that breaks the text rule (the
+    // rule it broke): said in the page's language.
     if (known && err.code === "bad_options") els.error.textContent = refusedOptionsText(variant, options);
-    else els.error.textContent = known && t(key) === key ? err.message : t(key);
+    else els.error.textContent = known ? errorWords(err.code, err.message, err.detail && err.detail.reason) : t("error.network");
     els.create.disabled = false;
     els.create.textContent = t("lobby.create");
   }

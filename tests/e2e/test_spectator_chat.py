@@ -92,5 +92,12 @@ def test_a_refused_line_says_why_and_comes_back_to_the_box(server: str, browser:
     wait_for_js(visitor, "!!document.getElementById('lobby-error').textContent")
     said = visitor.text_content("#lobby-error")
     assert said == "Un nom ne peut pas contenir de caractères de contrôle ou invisibles.", said
+    # and so the lobby's form, where the audit typed it
+    visitor.goto(server + "/")
+    visitor.fill("[data-testid=create-name]", "Zo\u200bé")
+    visitor.click("[data-testid=create-button]")
+    wait_for_js(visitor, "!!document.getElementById('create-error').textContent")
+    said = visitor.text_content("#create-error")
+    assert said == "Un nom ne peut pas contenir de caractères de contrôle ou invisibles.", said
     ctx.close()
     assert errors == []
