@@ -4,6 +4,7 @@
  * the text rule, the rule it broke (`reason`, ext: a 14-character name was told "Names are
  * 1 to 32 characters" whatever it broke); else the server's English.
  */
+import { ApiError } from "./api.js";
 import { t } from "./i18n.js";
 
 /** `reason`: the text rule's word when the answer carries one (an error frame's `reason`,
@@ -18,4 +19,11 @@ export function errorWords(code, message, reason = null) {
   if (known === key) return message || t("error.generic");
   if ((code === "illegal" || code === "bad_message") && message) return `${known}: ${message}`;
   return known;
+}
+
+/** A failed call's words: the server's refusal (`ApiError`) as above, anything else (no
+ * answer at all) a network error. */
+export function apiErrorWords(err) {
+  if (!(err instanceof ApiError) || !err.status) return t("error.network");
+  return errorWords(err.code, err.message, err.detail && err.detail.reason);
 }

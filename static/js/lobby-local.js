@@ -5,10 +5,10 @@
  * as host, start) and opens it holding every person's seat token (local-seats.js).
  */
 
-import { api, ApiError, saveToken } from "./api.js";
+import { api, saveToken } from "./api.js";
 import { byId, h } from "./dom.js";
 import { formatList, t } from "./i18n.js";
-import { errorWords } from "./error-words.js";
+import { apiErrorWords } from "./error-words.js";
 import { enterRoom } from "./lobby-table.js";
 import { saveLocalSeats } from "./local-seats.js";
 import "./local-i18n.js";
@@ -33,10 +33,6 @@ const aside = [];
 
 let variant = null;
 
-function errorText(err) {
-  if (!(err instanceof ApiError) || !err.status) return t("error.network");
-  return errorWords(err.code, err.message, err.detail && err.detail.reason);
-}
 
 /** One line per seat: its name (for a person) and who plays it. */
 function render() {
@@ -135,7 +131,7 @@ async function start(getChoice, getClock) {
     }
     enterRoom({ code: room.code, url: room.url, host_token: room.host_token });
   } catch (err) {
-    els.error.textContent = errorText(err);
+    els.error.textContent = apiErrorWords(err);
     els.button.disabled = false;
     els.button.textContent = t("local.start");
   }

@@ -4,10 +4,10 @@
  * create form, and the "Open tables" list.
  */
 
-import { ApiError, saveToken } from "./api.js";
+import { saveToken } from "./api.js";
 import { byId, h } from "./dom.js";
 import { formatList, t } from "./i18n.js";
-import { errorWords } from "./error-words.js";
+import { apiErrorWords } from "./error-words.js";
 import { LEVELS, optionsText, saveHostToken, shownName, tableApi } from "./table.js";
 import { variantById } from "./variants.js";
 
@@ -39,10 +39,6 @@ export function enterRoom(res) {
   location.assign(res.url || `/r/${encodeURIComponent(res.code)}`);
 }
 
-function errorText(err) {
-  if (!(err instanceof ApiError) || !err.status) return t("error.network");
-  return errorWords(err.code, err.message, err.detail && err.detail.reason);
-}
 
 /** Opponent counts and levels for the variant chosen in the form. */
 function renderVsControls(variant) {
@@ -75,7 +71,7 @@ async function playVsComputer(getChoice) {
   try {
     enterRoom(await tableApi.create(variant.id, options, { name, computers, start: true }));
   } catch (err) {
-    els.error.textContent = errorText(err);
+    els.error.textContent = apiErrorWords(err);
     els.button.disabled = false;
     els.button.textContent = t("lobby.vs_computer");
   }

@@ -7,7 +7,7 @@
 import { api, ApiError, request } from "./api.js";
 import { byId, h } from "./dom.js";
 import { formatDate, formatList, initI18n, onLanguageChange, t } from "./i18n.js";
-import { errorWords } from "./error-words.js";
+import { apiErrorWords } from "./error-words.js";
 import { setupImport } from "./importer.js";
 import { setupLocalPlay } from "./lobby-local.js";
 import { enterRoom, listedChosen, loadOpenTables, setupLobbyTable } from "./lobby-table.js";
@@ -143,7 +143,7 @@ async function createRoom(ev) {
     // Options refused (two seats with one spell), a name that breaks the text rule (the
     // rule it broke): said in the page's language.
     if (known && err.code === "bad_options") els.error.textContent = refusedOptionsText(variant, options);
-    else els.error.textContent = known ? errorWords(err.code, err.message, err.detail && err.detail.reason) : t("error.network");
+    else els.error.textContent = apiErrorWords(err);
     els.create.disabled = false;
     els.create.textContent = t("lobby.create");
   }

@@ -6,6 +6,7 @@
 
 import { ApiError } from "./api.js";
 import { byId, h } from "./dom.js";
+import { apiErrorWords } from "./error-words.js";
 import { formatList, t } from "./i18n.js";
 import { applies, choiceEntries, refusedOptionsText } from "./options.js";
 import { LEVELS, loadHostToken, seatName, tableApi } from "./table.js";
@@ -19,7 +20,7 @@ const els = {
 /**
  * @typedef {{code: string, variant: any, room: any, seat: number|null, token: string|null,
  *            tokens?: string[]|null,
- *            showError: (text: string) => void, errorText: (code: string, message: string) => string,
+ *            showError: (text: string) => void,
  *            redraw?: () => void}} TableContext
  *   `tokens`: every seat this page plays (pass-and-play): "Play again" accepts for all
  *   `redraw`: draws the seat list again (a host's Remove asking to be pressed once more)
@@ -43,7 +44,7 @@ export function isHost() {
 
 function fail(err) {
   if (!ctx) return;
-  ctx.showError(err instanceof ApiError && err.status ? ctx.errorText(err.code, err.message) : t("error.network"));
+  ctx.showError(apiErrorWords(err));
 }
 
 /** Seconds until `iso` (an ISO time), at least 0. */

@@ -13,7 +13,7 @@ import { MasterUI } from "./master.js";
 import { TeamUI } from "./team.js";
 import { byId, colorDot, flash, h, unflash } from "./dom.js";
 import { ClockView, clockWords, setServerNow } from "./clock.js";
-import { errorWords } from "./error-words.js";
+import { apiErrorWords, errorWords } from "./error-words.js";
 import { FocusKeeper } from "./keyboard-focus.js";
 import { askNotifications, canAskNotifications, isMuted, setMuted, TurnNotifier } from "./notify.js";
 import { connMark, lostWords, presenceChanges } from "./presence.js";
@@ -156,15 +156,6 @@ function showNews(text, fromMove = false) {
   announcer.news(text, fromMove);
 }
 
-/** Human text for an error code and the server's message (and the text rule's reason). */
-function errorText(codeName, message, reason = null) {
-  return errorWords(codeName, message, reason);
-}
-
-/** An HTTP refusal in words (its `reason` when the text rule made it). */
-function apiErrorText(err) {
-  return err instanceof ApiError ? errorText(err.code, err.message, err.detail && err.detail.reason) : t("error.network");
-}
 
 // ---------------------------------------------------------------- the game UI
 
@@ -345,7 +336,7 @@ function onError(msg) {
     if (!els.chatInput.value) els.chatInput.value = pendingChat.text;
     pendingChat = null;
   }
-  showError(errorText(msg.code, msg.message, msg.reason));
+  showError(errorWords(msg.code, msg.message, msg.reason));
 }
 
 function onState(msg) {
@@ -563,7 +554,7 @@ async function openDeviceLink() {
     els.deviceQr.replaceChildren(document.importNode(svg, true));
     els.devicePanel.hidden = false;
   } catch (err) {
-    showError(apiErrorText(err));
+    showError(apiErrorWords(err));
   } finally {
     els.deviceButton.disabled = false;
   }
@@ -593,7 +584,7 @@ async function claimFromLink() {
     // Said again with the first state, which clears the news of before it.
     app.claimNews = true;
   } catch (err) {
-    showError(apiErrorText(err));
+    showError(apiErrorWords(err));
     // The page goes on as a spectator's: said where it stays, with the way to a new link
     // (the toast's few seconds, and the key gone from the address, left only a watcher).
     if (err instanceof ApiError && err.code === "bad_transfer") {
@@ -796,7 +787,7 @@ function renderLobby() {
   const room = app.room;
   if (!room) return;
   const tokens = passAndPlay ? socket.tokens() : null;
-  renderTable({ code, variant, room, seat: app.seat, seats: ownSeats(), token: app.token, tokens, showError, errorText, redraw: renderLobby });
+  renderTable({ code, variant, room, seat: app.seat, seats: ownSeats(), token: app.token, tokens, showError, redraw: renderLobby });
   const seated = app.seat !== null;
   const seats = room.seats;
   els.seats.replaceChildren();
@@ -866,7 +857,7 @@ async function join(ev) {
     if (!socket.hello()) socket.reconnectNow();
     renderLobby();
   } catch (err) {
-    els.lobbyError.textContent = apiErrorText(err);
+    els.lobbyError.textContent = apiErrorWords(err);
   } finally {
     els.joinButton.disabled = false;
   }
@@ -878,7 +869,7 @@ async function start() {
   try {
     await api.start(code, startToken(app.token));
   } catch (err) {
-    els.lobbyError.textContent = apiErrorText(err);
+    els.lobbyError.textContent = apiErrorWords(err);
     els.start.disabled = false;
   }
 }
@@ -1164,7 +1155,7 @@ async function main() {
     const room = await api.getRoom(code);
     if (!app.room) setRoom(room);
   } catch (err) {
-    showError(apiErrorText(err));
+    showError(apiErrorWords(err));
   }
   await claimFromLink();
   if (passAndPlay) setupPassAndPlay();
