@@ -486,3 +486,32 @@ def test_the_last_position_keeps_the_board_s_size_under_the_result(
     assert over["y"] >= result["y"] + result["height"]
     assert page.errors == []
     page.context.close()
+
+
+def test_the_connection_dot_keeps_to_the_name_s_line(server: str, browser: Any) -> None:
+    """"Computer (medium)" left its connection's dot alone on a line of its own in a
+    laptop's players' column: the name wraps inside itself first, the dot stays on the
+    line of the name it belongs to."""
+    made = http_json(
+        "POST",
+        server + "/api/rooms",
+        {"variant": "classic", "name": "Ann", "computers": ["medium", "hard", "easy"]},
+    )
+    http_json("POST", f"{server}/api/rooms/{made['code']}/start", {}, token=made["host_token"])
+    page = seated_page(browser, server, made, viewport={"width": 1366, "height": 768})
+    page.wait_for_selector("[data-testid=player-3] .conn-dot")
+    # in one read: the players' list is drawn again at each presence change
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll('.player-list .player-line')].map((line) => {
+          const box = (sel) => { const r = line.querySelector(sel).getBoundingClientRect();
+            return { top: r.top, bottom: r.bottom, right: r.right }; };
+          return { name: box('.player-name'), dot: box('.conn-dot'),
+                   line: line.getBoundingClientRect().right }; })"""
+    )
+    assert len(rows) == 4
+    for row in rows:
+        middle = (row["dot"]["top"] + row["dot"]["bottom"]) / 2
+        assert row["name"]["top"] <= middle <= row["name"]["bottom"], row
+        assert row["dot"]["right"] <= row["line"] + 1, row
+    assert page.errors == []
+    page.context.close()
