@@ -957,6 +957,29 @@ function placeSince() {
   wide.addEventListener("change", place);
 }
 
+/**
+ * On a phone the classic and Team pages show the spare tile (or the spells) right under
+ * the board and the turn's event after them (app.css); the keyboard's Tab and a screen
+ * reader follow the document, not the picture, so the event panel is moved after the
+ * controls there, and back before them elsewhere. Team's first card, still shut, is the
+ * turn itself and stays first (the panel is watched for it).
+ */
+function placeEventPanel() {
+  const phone = window.matchMedia("(max-width: 759px)");
+  const panel = byId("event-panel");
+  const controls = byId("controls");
+  if (!panel || !controls) return;
+  const place = () => {
+    const after = phone.matches && (variantId === "classic" || variantId === "team")
+      && !panel.querySelector("[data-testid=daedalus-shut]");
+    if (after && controls.nextElementSibling !== panel) controls.after(panel);
+    else if (!after && panel.nextElementSibling !== controls) controls.before(panel);
+  };
+  place();
+  phone.addEventListener("change", place);
+  new MutationObserver(place).observe(panel, { childList: true });
+}
+
 function renderSince() {
   const since = app.since;
   let summary = null;
@@ -1137,6 +1160,7 @@ async function main() {
   ensureSprite();
   setupShare();
   placeSince();
+  placeEventPanel();
   try {
     els.joinName.value = localStorage.getItem("labyrinth:name") || "";
   } catch {

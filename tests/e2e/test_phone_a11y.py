@@ -123,7 +123,22 @@ def test_the_controls_of_the_step_fit_a_phone_screen(
     assert outside_once_settled(page, controls) == []
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390  # nothing sticks out sideways
+    # the keyboard's Tab follows the document: the event's card and the controls are in
+    # the order they are seen (Team's first card, shut, above the spells)
+    order = page.evaluate(SEEN_AND_READ)
+    assert order["seen"] == order["read"], order
     assert errors == []
+
+
+SEEN_AND_READ = """() => {
+  const panel = document.querySelector('[data-testid=event-panel]');
+  const controls = document.querySelector('#controls');
+  const shown = !panel.hidden && !controls.hidden;
+  return {
+    seen: shown ? panel.getBoundingClientRect().top < controls.getBoundingClientRect().top : null,
+    read: shown ? Boolean(panel.compareDocumentPosition(controls) & Node.DOCUMENT_POSITION_FOLLOWING) : null,
+  };
+}"""
 
 
 ON_ITS_SIDE = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True}

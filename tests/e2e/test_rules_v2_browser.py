@@ -180,6 +180,8 @@ def test_classic_phone_the_spare_stays_under_the_board_through_an_extra_push(
     event = page.locator("[data-testid=event-panel]").bounding_box()
     assert board is not None and spare is not None and event is not None
     assert board["y"] + board["height"] <= spare["y"] < event["y"], (board, spare, event)
+    # the keyboard's Tab and a screen reader follow the document: the same order
+    assert page.evaluate(CONTROLS_FIRST) is True
     page.evaluate("() => window.scrollTo(0, 0)")
     page.wait_for_timeout(100)
     # the whole board and the spare's turn buttons in one screen
@@ -204,6 +206,19 @@ def test_classic_phone_the_spare_stays_under_the_board_through_an_extra_push(
     )
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()
+    # a laptop shows the event's card above the controls, and its document says so too
+    page = bench(browser, server, "classic", "desktop")
+    feed(page, game, 0)
+    page.wait_for_selector("[data-testid=decline-bonus]")
+    assert page.evaluate(CONTROLS_FIRST) is False
+    page.context.close()
+
+
+CONTROLS_FIRST = """() => {
+  const controls = document.querySelector('#controls');
+  const panel = document.querySelector('[data-testid=event-panel]');
+  return Boolean(controls.compareDocumentPosition(panel) & Node.DOCUMENT_POSITION_FOLLOWING);
+}"""
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
