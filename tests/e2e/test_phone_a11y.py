@@ -133,10 +133,11 @@ def test_the_controls_of_the_step_fit_a_phone_screen(
 SEEN_AND_READ = """() => {
   const panel = document.querySelector('[data-testid=event-panel]');
   const controls = document.querySelector('#controls');
-  const shown = !panel.hidden && !controls.hidden;
+  if (panel.hidden || controls.hidden) return { seen: null, read: null };
+  const after = panel.compareDocumentPosition(controls) & Node.DOCUMENT_POSITION_FOLLOWING;
   return {
-    seen: shown ? panel.getBoundingClientRect().top < controls.getBoundingClientRect().top : null,
-    read: shown ? Boolean(panel.compareDocumentPosition(controls) & Node.DOCUMENT_POSITION_FOLLOWING) : null,
+    seen: panel.getBoundingClientRect().top < controls.getBoundingClientRect().top,
+    read: Boolean(after),
   };
 }"""
 
