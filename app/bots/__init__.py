@@ -24,6 +24,20 @@ LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
 Chooser = Callable[[dict[str, Any], list[Action], random.Random], Action]
 # The players that read a memory (see `app.bots.memory`); the others ignore one.
 REMEMBERING: frozenset[tuple[str, str]] = frozenset({("team", "hard")})
+# What a person holds and spends at their own choice: Master's cards (a coin, a re-roll, a
+# double turn) and the dragon's duel, which risks a treasure. A computer standing in for
+# a person who is away or out of time keeps them for their return: a turn played for
+# Finn spent his 12 on a double turn he never chose, for good.
+SPENDING: dict[str, frozenset[str]] = {
+    "master": frozenset({"coin", "reroll", "double_turn", "challenge"}),
+}
+
+
+def keeping(variant: str, legal: list[Action]) -> list[Action]:
+    """The legal actions that spend nothing the seat holds, or all of them if none does."""
+    spends = SPENDING.get(variant, frozenset())
+    kept = [action for action in legal if action["type"] not in spends]
+    return kept or legal
 
 
 def label(level: Level) -> str:
@@ -60,8 +74,11 @@ def choose(
     legal: list[Action],
     rng: random.Random,
     memory: Any = None,
+    *,
+    keep: bool = False,
 ) -> Action:
-    """One of `legal` for the seat whose `view` this is, at `level`.
+    """One of `legal` for the seat whose `view` this is, at `level`; with `keep`, one that
+    spends nothing the seat holds when such a choice is legal (`keeping`).
 
     A function of its arguments only: the same view, legal list, rng state (and memory,
     for a player that keeps one: `app.bots.memory`, built from the seat's earlier views
@@ -73,6 +90,8 @@ def choose(
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}")
     chooser = players().get(variant, {}).get(level, _any_legal)
+    if keep:
+        legal = keeping(variant, legal)
     if memory is not None and (variant, level) in REMEMBERING:
         return chooser(view, legal, rng, memory)  # type: ignore[call-arg]
     return chooser(view, legal, rng)

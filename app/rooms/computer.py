@@ -59,6 +59,10 @@ from app.rooms.errors import RoomError
 from app.rooms.service import RoomService, SeatTurn
 
 log = logging.getLogger("app.rooms.computer")
+# Why the computer plays a seat when it only stands in for a person who may come back (out
+# of time, away): it keeps what the person holds for them (`app.bots.keeping`). A seat
+# its person left, or a computer's own, plays as it likes.
+STANDS_IN = frozenset({"timeout", "away"})
 MEMORIES_KEPT = 512  # (game, seat) memories held; the least recently used is dropped
 
 
@@ -190,14 +194,13 @@ class ComputerPlayers:
                 del self._tasks[code]
             self.service.forget_idle(code)
 
-    def _decide(self, turn: SeatTurn, level: str) -> Action:
+    def _decide(self, turn: SeatTurn, level: str, keep: bool = False) -> Action:
         """The seat's action (in a worker thread): for a player that keeps a memory, the
         memory is first brought up to this seq from the log (see `app.bots.memory`)."""
         rng = rng_for_turn(turn, level)
         memory = self._memory(turn, level)
-        if memory is None:
-            return choose(turn.variant, cast(Level, level), turn.view, turn.legal, rng)
-        return choose(turn.variant, cast(Level, level), turn.view, turn.legal, rng, memory)
+        chosen = cast(Level, level)
+        return choose(turn.variant, chosen, turn.view, turn.legal, rng, memory, keep=keep)
 
     def _memory(self, turn: SeatTurn, level: str) -> Memory | None:
         """The memory of (game, seat) at `level`, kept across decisions in this process
@@ -217,7 +220,8 @@ class ComputerPlayers:
         return keeper.catch_up(turn.game_record)  # one task per room: never concurrent
 
     async def _play(self, turn: SeatTurn, level: str, by: str) -> bool:
-        action = await to_thread.run_sync(self._decide, turn, level)
+        keep = by.removeprefix("computer:") in STANDS_IN
+        action = await to_thread.run_sync(self._decide, turn, level, keep)
         try:
             await self.service.submit(turn.code, turn.seat, turn.seq, action, by)
         except RoomError as exc:

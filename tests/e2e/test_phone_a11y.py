@@ -505,9 +505,9 @@ def test_the_last_position_keeps_the_board_s_size_under_the_result(
 
 
 def test_the_connection_dot_keeps_to_the_name_s_line(server: str, browser: Any) -> None:
-    """A computer's name, "Computer (medium)", left its connection's dot alone on a line of its own in a
-    laptop's players' column: the name wraps inside itself first, the dot stays on the
-    line of the name it belongs to."""
+    """A computer's name, "Computer (medium)", left its connection's dot alone on a
+    line of its own in a laptop's players' column: the name wraps inside itself first,
+    the dot stays on the line of the name it belongs to."""
     made = http_json(
         "POST",
         server + "/api/rooms",

@@ -106,9 +106,11 @@ def test_the_computer_sees_only_its_seats_view(
     seen: list[tuple[dict[str, Any], list[Any]]] = []
     real = computer_module.choose
 
-    def spy(variant: str, level: Any, view: Any, legal: Any, rng: random.Random) -> Any:
+    def spy(
+        variant: str, level: Any, view: Any, legal: Any, rng: random.Random, *more: Any, **kw: Any
+    ) -> Any:
         seen.append((view, legal))
-        return real(variant, level, view, legal, rng)
+        return real(variant, level, view, legal, rng, *more, **kw)
 
     monkeypatch.setattr(computer_module, "choose", spy)
     code, tokens = make_room(client, ["Ann", "Bob"])
@@ -147,10 +149,12 @@ def test_a_team_hard_seat_decides_with_a_memory_of_its_own_views_only(
     seen: list[tuple[int, int, dict[int, str] | None]] = []
     real = computer_module.choose
 
-    def spy(variant: str, level: Any, view: Any, legal: Any, rng: Any, *memory: Any) -> Any:
-        faces = dict(memory[0].faces) if memory else None
+    def spy(
+        variant: str, level: Any, view: Any, legal: Any, rng: Any, memory: Any = None, **kw: Any
+    ) -> Any:
+        faces = dict(memory.faces) if memory is not None else None
         seen.append((view["you"], view["seq"], faces))
-        return real(variant, level, view, legal, rng, *memory)
+        return real(variant, level, view, legal, rng, memory, **kw)
 
     monkeypatch.setattr(computer_module, "choose", spy)
     response = client.post(
@@ -184,3 +188,41 @@ def test_a_team_hard_seat_decides_with_a_memory_of_its_own_views_only(
         upto = {**full, "actions": full["actions"][:seq]}
         rebuilt = replay(upto, 0, "hard")
         assert rebuilt is not None and rebuilt.faces == faces  # type: ignore[attr-defined]
+
+
+def test_a_stand_in_keeps_the_person_s_cards_a_leaver_s_computer_does_not(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Out of time or away, the computer keeps what the person holds for their return
+    (`keep`: no Master card spent for them); a seat whose person left is its own."""
+    asked: list[tuple[str, bool]] = []
+    real = computer_module.choose
+
+    def spy(
+        variant: str,
+        level: Any,
+        view: Any,
+        legal: Any,
+        rng: Any,
+        memory: Any = None,
+        *,
+        keep: bool = False,
+    ) -> Any:
+        asked.append((level, keep))
+        return real(variant, level, view, legal, rng, memory, keep=keep)
+
+    monkeypatch.setattr(computer_module, "choose", spy)
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    computer = driver(client)
+    assert call(client, computer.play_now, code, 0, "timeout", "easy", 0)
+    assert asked == [("easy", True)]
+    call(client, computer.control, code, 0, "easy", "away")
+    call(client, computer.idle)
+    assert asked[1:] and all(keep for _, keep in asked[1:])
+    call(client, computer.release, code, 0)
+    seen = len(asked)
+    call(client, computer.control, code, 1, "easy", "left")
+    call(client, computer.control, code, 0, "easy", "left")
+    call(client, computer.idle)
+    assert asked[seen:] and not any(keep for _, keep in asked[seen:])
