@@ -39,7 +39,7 @@ async def takeover(
     if info["status"] != "playing":
         raise RoomError("illegal", "takeover: no game is running in this room")
     target = next((s for s in info["seats"] if s["seat"] == seat), None)
-    if seat == conn.seat or target is None or target["kind"] == "computer":
+    if seat == conn.seat or target is None or target["kind"] != "human":
         raise RoomError("illegal", "takeover: not another player's seat")
     if target["computer"] is not None:
         raise RoomError("illegal", "takeover: the computer already plays this seat")

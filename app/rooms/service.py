@@ -101,12 +101,15 @@ def _plays(conn: Connection) -> bool:
 
 
 def seat_info(seat: SeatRecord, connected: bool) -> dict[str, Any]:
-    """A seat as the room shows it; a computer-controlled seat counts as connected."""
+    """A seat as the room shows it; a computer-controlled seat counts as connected. The
+    contract knows two kinds, `human` and `bot`: a computer seat is the server's own bot,
+    its `computer` (ext) saying so (a third-party client switching on `kind` met an
+    unknown `"computer"`)."""
     computer = None if seat.level is None else {"level": seat.level, "reason": seat.reason}
     return {
         "seat": seat.seat,
         "name": seat.name,
-        "kind": seat.kind,
+        "kind": "bot" if seat.kind == "computer" else seat.kind,
         "connected": connected or seat.kind == "computer",
         "host": seat.host,
         "computer": computer,

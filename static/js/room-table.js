@@ -92,7 +92,7 @@ export function seatControls(s, seat) {
     type: "button", class: "small secondary seat-remove" + (asking ? " asking" : ""),
     "data-testid": mine ? "leave-seat" : `remove-seat-${s.seat}`,
     title: named, "aria-label": named,
-    on: { click: () => (mine || s.kind === "computer" || s.kind === "bot" || asking ? removeSeat(s.seat, mine) : arm(s)) },
+    on: { click: () => (mine || s.kind === "bot" || asking ? removeSeat(s.seat, mine) : arm(s)) },
   }, label);
 }
 

@@ -246,7 +246,7 @@ function newGameUI() {
         // No mark (null) once the game is over: nobody is "reconnecting". A seat the
         // computer plays for its player (away, or gone for good) says so in its row.
         if (!s || (app.view && app.view.status === "finished")) return null;
-        if (s.kind !== "computer" && s.computer) return s.computer.reason === "left" ? "computer-left" : "computer-away";
+        if (s.kind === "human" && s.computer) return s.computer.reason === "left" ? "computer-left" : "computer-away";
         return s.connected ? true : s.away ? "away" : false;
       },
     },
@@ -439,7 +439,7 @@ function renderDuringGame() {
   const playing = !!(view && view.status === "playing");
   const seats = room ? room.seats : [];
   // Seats the computer plays, labelled.
-  const controlOf = (s) => (s.kind !== "computer" && s.computer ? s.computer.reason : null);
+  const controlOf = (s) => (s.kind === "human" && s.computer ? s.computer.reason : null);
   const computer = seats.filter((s) => controlOf(s) === "away" || controlOf(s) === "left");
   els.computerSeats.hidden = !(computer.length && (playing || (view && view.status === "finished")));
   // Once the game is over, said in the past: the computer played for them.
@@ -801,10 +801,10 @@ function renderLobby() {
       },
         colorDot(color, "big"),
         h("span", { class: "seat-name" }, seatLabel(s)),
-        s.kind === "bot" ? h("span", { class: "muted" }, ` (${t("room.bot")})`) : null,
+        s.kind === "bot" && !s.computer ? h("span", { class: "muted" }, ` (${t("room.bot")})`) : null,
         s.seat === app.seat ? h("span", { class: "muted" }, ` (${t("room.you")})`) : null,
         seatBadges(s),
-        connMark(s.connected || s.kind === "bot" || s.kind === "computer", true),
+        connMark(s.connected || s.kind === "bot", true),
         seatControls(s, app.seat)));
     } else {
       els.seats.append(h("li", { class: "seat free", "data-testid": `seat-${i}` },

@@ -35,7 +35,7 @@ export function shownName(name) {
 /** The name a seat shows: computer seats by level, in the page's language. */
 export function seatName(seat) {
   if (!seat) return "";
-  if (seat.kind === "computer" && seat.computer && !COMPUTER_NAME.test(seat.name || "")) {
+  if (seat.kind === "bot" && seat.computer && !COMPUTER_NAME.test(seat.name || "")) {
     return t("seat.computer", { level: t(`level.${seat.computer.level}`) });
   }
   return shownName(seat.name);

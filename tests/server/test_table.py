@@ -153,7 +153,7 @@ def test_the_host_adds_and_removes_computer_seats(client: TestClient) -> None:
     added = [client.post(url, json={"level": lv}, headers=bearer(host)) for lv in ["hard", "hard"]]
     assert [a.json()["name"] for a in added] == ["Computer (hard)", "Computer 2 (hard)"]
     seats = room(client, code)["seats"]
-    assert seats[1]["kind"] == "computer" and seats[1]["connected"] is True
+    assert seats[1]["kind"] == "bot" and seats[1]["connected"] is True
     assert seats[1]["computer"] == {"level": "hard", "reason": "seat"}
     bob = join(client, code, "Bob")
     refused = client.post(url, json={"level": "easy"}, headers=bearer(bob["token"]))
