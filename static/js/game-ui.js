@@ -44,10 +44,16 @@ export class GameUI {
     return this.wonByViewer() && t(yours) !== yours ? t(yours) : t(key);
   }
 
+  /** The computer plays this seat for its away person: the page only watches. */
+  standsIn() {
+    const v = this.view;
+    return !!(v && v.you !== null && v.you !== undefined && this.ctx && this.ctx.standsIn && this.ctx.standsIn(v.you));
+  }
+
   /** Whether the game waits for the viewer (any phase of the viewer's turn). */
   isMyTurn() {
     const v = this.view;
-    return !!(v && v.status === "playing" && v.turn && v.you !== null && v.turn.seat === v.you);
+    return !!(v && v.status === "playing" && v.turn && v.you !== null && v.turn.seat === v.you && !this.standsIn());
   }
 
   /**

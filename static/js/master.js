@@ -62,7 +62,7 @@ export class MasterUI extends ClassicUI {
 
   isMyTurn() {
     const v = this.view;
-    return !!(v && v.status === "playing" && v.turn && v.you !== null && v.you !== undefined && v.turn.actor === v.you);
+    return !!(v && v.status === "playing" && v.turn && v.you !== null && v.you !== undefined && v.turn.actor === v.you && !this.standsIn());
   }
 
   setState(msg, consecutive) {

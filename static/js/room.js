@@ -241,6 +241,13 @@ function newGameUI() {
       ownsSeat(seat) {
         return ownSeats().includes(seat);
       },
+      /** The computer plays this page's seat while its person is away: the page watches
+       * (its turn line said "Your turn" and lit squares under the computer's moves) until
+       * "I'm back" gives the seat back. */
+      standsIn(seat) {
+        const s = app.room && app.room.seats.find((x) => x.seat === seat);
+        return !!(s && s.kind === "human" && s.computer && s.computer.reason === "away" && ownSeats().includes(seat));
+      },
       isConnected(seat) {
         const s = app.room && app.room.seats.find((x) => x.seat === seat);
         // No mark (null) once the game is over: nobody is "reconnecting". A seat the
@@ -645,7 +652,10 @@ function setRoom(room) {
   renderLobby();
   renderSpectators();
   renderOptions();
-  if (app.game && app.hasState) app.game.render({});
+  if (app.game && app.hasState) {
+    app.game.render({});
+    app.game.retryLegal();  // a seat given back mid-turn ("I'm back") plays on at once
+  }
   renderDuringGame();
   updateTitle(app.game ? app.game.view : null);
 }

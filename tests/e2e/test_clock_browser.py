@@ -327,3 +327,50 @@ def test_a_late_welcome_does_not_lengthen_a_turn(server: str, browser: Any) -> N
     page = browser.new_page()
     page.goto(server + "/")
     assert page.evaluate(LATE_WELCOME, 5000) == 30
+
+
+MY_TURN_SEEN = """() => {
+  window.__myTurnSeen = 0;
+  const board = document.querySelector('[data-testid=board]');
+  const look = () => { if (board.dataset.myTurn === 'true') window.__myTurnSeen += 1; };
+  const watched = { attributes: true, attributeFilter: ['data-my-turn'] };
+  new MutationObserver(look).observe(board, watched);
+  look();
+  return true;
+}"""
+
+
+@pytest.mark.slow  # waits out two real 30 s clocks
+def test_while_the_computer_stands_in_the_page_watches_until_i_am_back(
+    server: str, browser: Any
+) -> None:
+    """Two turns timed out hand Ann's seat to the computer while her page stays open. Her
+    page said "Your turn" and lit its squares under the computer's moves; it watches now,
+    and "I'm back" gives her the controls again at her next turn."""
+    room = http_json(
+        "POST",
+        server + "/api/rooms",
+        {"variant": "classic", "clock": {"kind": "turn", "seconds": 30}},
+    )
+    a, b, errors = two_players(browser, server + room["url"])
+    a.click("[data-testid=start-button]")
+    b.wait_for_selector("[data-testid=log-cause][data-cause=timeout]", timeout=45000)
+    b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+    push_and_move(b, cell="first")
+    # the second timeout in a row: the computer plays Ann's seat until she is back
+    a.wait_for_selector("[data-testid=stand-in-0]", timeout=45000)
+    b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+    assert a.evaluate(MY_TURN_SEEN) is True
+    push_and_move(b, cell="first")  # Ann's turn, which the computer plays
+    b.wait_for_selector("[data-testid=log-cause][data-cause=away]")
+    b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+    assert a.evaluate("() => window.__myTurnSeen") == 0
+    assert a.get_attribute("[data-testid=board]", "data-my-turn") == "false"
+    # back: at her next turn the page plays again, its controls ready
+    a.click("[data-testid=stand-in-back-0]")
+    a.wait_for_selector("[data-testid=back-banner]", state="hidden")
+    push_and_move(b, cell="first")
+    a.wait_for_selector("[data-testid=board][data-my-turn=true][data-legal=ready]")
+    push_and_move(a, cell="first")
+    b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
+    assert errors == []
