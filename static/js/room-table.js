@@ -63,8 +63,12 @@ function othersMayStartIn(room) {
 
 /** Whether this page may press Start: the host, or anyone seated once the host is gone. */
 export function mayStart(room, seat) {
-  if (!room || room.status !== "lobby" || seat === null) return false;
-  if (hostToken || !room.host || room.host.seat === null || room.host.seat === seat) return true;
+  if (!room || room.status !== "lobby") return false;
+  // The host starts with the host's key, seated or not (a host who gave up their seat was
+  // told "…then start" and shown no Start).
+  if (hostToken) return true;
+  if (seat === null) return false;
+  if (!room.host || room.host.seat === null || room.host.seat === seat) return true;
   return othersMayStartIn(room) === 0;
 }
 

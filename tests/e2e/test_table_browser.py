@@ -403,3 +403,28 @@ def test_play_again_says_who_it_waits_for_and_whom_it_left_out(quick_rematch: st
     assert [s["name"] for s in room["seats"]] == ["Ann", "Computer (easy)"]
     ann.context.close()
     bob_page.context.close()
+
+
+def test_a_host_without_a_seat_may_start(server: str, browser) -> None:
+    """A host who gave up their seat was told "…add computer players, then start" and
+    shown no Start; the host's key starts the game, seated or not."""
+    made = http_json("POST", server + "/api/rooms", {"variant": "classic", "name": "Hana"})
+    code = made["code"]
+    http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Ivo"})
+    http_json("DELETE", f"{server}/api/rooms/{code}/seats/0", token=made["host_token"])
+    ctx = browser.new_context(**DESKTOP)
+    ctx.set_default_timeout(15000)
+    ctx.add_init_script(f"localStorage.setItem('labyrinth:host:{code}', '{made['host_token']}');")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + made["url"])
+    page.wait_for_selector("[data-testid=host-panel]:not([hidden])")
+    page.select_option("[data-testid=computer-level]", "easy")
+    page.click("[data-testid=add-computer]")
+    page.wait_for_selector("[data-testid=seat-1]:not(.free)")
+    page.click("[data-testid=start-button]")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0']")
+    assert http_json("GET", f"{server}/api/rooms/{code}")["status"] == "playing"
+    assert errors == []
+    ctx.close()
