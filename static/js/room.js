@@ -781,11 +781,17 @@ function renderChatNote() {
       id: "chat-name", maxlength: "32", autocomplete: "nickname", "data-testid": "chat-name",
       value: localStorage.getItem("labyrinth:name") || "",
     });
+    name.addEventListener("input", () => { name.dataset.typed = "1"; });
     note = h("div", { id: "chat-note", class: "chat-note", "data-testid": "chat-note" },
       h("p", { class: "chat-note-text" }),
       h("label", { class: "chat-as" }, h("span", { class: "chat-as-label" }), name));
     els.chatForm.before(note);
   }
+  // The remembered name is not offered when a player at the table has it (a seat moved to
+  // another device leaves its old tab watching under the player's own name, which the
+  // server then refuses as taken); a name typed here stays as typed.
+  const named = note.querySelector("#chat-name");
+  if (!named.dataset.typed && seatedName(named.value)) named.value = "";
   // Pass-and-play: the line goes out from a player's seat, even during a computer's turn.
   note.hidden = !watchesOnly();
   note.querySelector(".chat-note-text").textContent = t("chat.spectator_note");
@@ -1054,6 +1060,15 @@ function addChat(msg) {
 /** The line last sent, until the server says it or refuses it: {id, text}. */
 let pendingChat = null;
 let chatCount = 0;
+
+/** Whether a seated player has this name, as loosely as the server compares names (case,
+ * compatibility forms and the invisible characters of spelling aside; the server's
+ * look-alike check is stricter still and says so if it refuses). */
+function seatedName(name) {
+  const key = (x) => String(x || "").normalize("NFKC").replace(/[\u200c\u200d\ufe0e\ufe0f]/g, "").trim().toLowerCase();
+  const wanted = key(name);
+  return !!wanted && !!app.room && app.room.seats.some((s) => key(s.name) === wanted);
+}
 
 function sendChat(ev) {
   ev.preventDefault();

@@ -11,7 +11,7 @@ from tests.e2e.test_phone_a11y import DESKTOP, PHONE, started
 def test_spectators_chat_under_their_names(server: str, browser: Any, tmp_path: Any) -> None:
     (ann, bob), errors = started(server, browser, "classic", {}, DESKTOP)
     watchers = []
-    for ctx_args, stored in [(DESKTOP, "Zoé"), (PHONE, None)]:
+    for ctx_args, stored in [(DESKTOP, "Zoé"), (PHONE, None), (DESKTOP, "BOB")]:
         ctx = browser.new_context(**ctx_args)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -20,10 +20,15 @@ def test_spectators_chat_under_their_names(server: str, browser: Any, tmp_path: 
         page.goto(ann.url)
         page.wait_for_selector("[data-testid=you-watch]")
         watchers.append(page)
-    zoe, other = watchers
+    zoe, other, bob_again = watchers
     # each watcher is offered a name for the chat, the stored one first; players are not
     assert zoe.input_value("[data-testid=chat-name]") == "Zoé"
     assert other.input_value("[data-testid=chat-name]") == ""
+    # ...but not a player's own name (an old tab of a seat moved to another device), which
+    # the server would refuse as taken
+    assert bob_again.input_value("[data-testid=chat-name]") == ""
+    bob_again.context.close()
+    watchers = [zoe, other]
     assert other.is_visible("[data-testid=chat-name]")
     assert ann.is_hidden("[data-testid=chat-note]")
     zoe.fill("[data-testid=chat-input]", "nice push")
