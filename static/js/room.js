@@ -690,11 +690,21 @@ function tellPresence(change) {
  */
 function noteRematchWithout(before, after) {
   if (!before || before.status !== "finished" || after.status !== "playing" || after.game_id === before.game_id) return;
+  // What this page was told of the last game goes with it: "While you were away…" and,
+  // for a player who left it, "You left the game: the computer plays your seat".
+  app.since = null;
+  renderSince();
+  if (app.seat === null && !els.seatNotice.dataset.kind) els.seatNotice.hidden = true;
   const kept = new Set(after.seats.map((s) => s.name));
   const without = before.seats.filter((s) => !kept.has(s.name));
   const mine = new Set(ownSeats());
-  if (!without.length || without.some((s) => mine.has(s.seat)) || els.seatNotice.dataset.kind === "freed") return;
-  app.rematchNews = t("room.rematch_without", { names: formatList(without.map((s) => shownName(s.name))) });
+  if (app.formerSeat !== null && app.formerSeat !== undefined) mine.add(app.formerSeat);
+  if (!without.length || els.seatNotice.dataset.kind === "freed") return;
+  // The one left out is told in their own words ("…without Cleo" said to Cleo herself).
+  const others = without.filter((s) => !mine.has(s.seat));
+  app.rematchNews = others.length < without.length
+    ? t("room.rematch_without_you")
+    : t("room.rematch_without", { names: formatList(others.map((s) => shownName(s.name))) });
 }
 
 function forgetGame() {

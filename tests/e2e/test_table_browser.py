@@ -428,3 +428,34 @@ def test_a_host_without_a_seat_may_start(server: str, browser) -> None:
     assert http_json("GET", f"{server}/api/rooms/{code}")["status"] == "playing"
     assert errors == []
     ctx.close()
+
+
+def test_who_left_is_told_the_next_game_went_on_without_them(quick_rematch: str, browser) -> None:
+    """Bob left the game; the others played again. His page kept "You left the game: the
+    computer plays your seat" (false of the new game) and read "The new game started
+    without Bob" of himself: it says the new game went on without him, in his words."""
+    server = quick_rematch
+    made = http_json(
+        "POST", server + "/api/rooms", {"variant": "cards", "name": "Ann", "computers": ["easy"]}
+    )
+    code = made["code"]
+    bob = http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Bob"})
+    http_json("POST", f"{server}/api/rooms/{code}/start", {}, made["host_token"])
+    ann = seated_phone(browser, server, made)
+    bob_page = seated_phone(browser, server, {"code": code, "url": made["url"], **bob})
+    bob_page.wait_for_selector("[data-testid=seat-tools]:not([hidden])")
+    bob_page.on("dialog", lambda d: d.accept())
+    bob_page.click("[data-testid=leave-button]")
+    bob_page.wait_for_selector("[data-testid=seat-notice]:not([hidden])")
+    play_out(server, code, {0: made["token"]})
+    ann.wait_for_selector("[data-testid=play-again]")
+    ann.click("[data-testid=play-again]")
+    bob_page.wait_for_selector(
+        "[data-testid=news]:has-text('The new game started without you: you are watching it.')",
+        timeout=20000,
+    )
+    assert bob_page.is_hidden("[data-testid=seat-notice]")
+    assert bob_page.is_hidden("[data-testid=since-banner]")
+    ann.wait_for_selector("[data-testid=news]:has-text('The new game started without Bob.')")
+    ann.context.close()
+    bob_page.context.close()
