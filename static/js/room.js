@@ -638,6 +638,13 @@ function setRoom(room) {
   const own = passAndPlay ? socket.seats() : [app.seat, app.formerSeat];
   const playing = room.status === "playing" && app.room && app.room.status === "playing";
   for (const change of playing ? presenceChanges(app.room.seats, room.seats, own) : []) tellPresence(change);
+  // A player who leaves for good is news to the others, as a lost connection is (only the
+  // seat's label changed).
+  for (const s of playing ? room.seats : []) {
+    const was = app.room.seats.find((x) => x.seat === s.seat);
+    const left = (x) => !!(x && x.kind === "human" && x.computer && x.computer.reason === "left");
+    if (left(s) && was && !left(was) && !own.includes(s.seat)) showNews(t("away.left_news", { name: shownName(s.name) }));
+  }
   noteRematchWithout(app.room, room);
   app.room = room;
   // The room opened again (too few stayed for the next game): the game shown is over and

@@ -430,6 +430,14 @@ def test_a_host_without_a_seat_may_start(server: str, browser) -> None:
     ctx.close()
 
 
+NEWS_SEEN = """() => {
+  window.__news = [];
+  const news = document.querySelector('[data-testid=news]');
+  new MutationObserver(() => window.__news.push(news.textContent))
+    .observe(news, { childList: true, characterData: true, subtree: true });
+}"""
+
+
 def test_who_left_is_told_the_next_game_went_on_without_them(quick_rematch: str, browser) -> None:
     """Bob left the game; the others played again. His page kept "You left the game: the
     computer plays your seat" (false of the new game) and read "The new game started
@@ -444,9 +452,16 @@ def test_who_left_is_told_the_next_game_went_on_without_them(quick_rematch: str,
     ann = seated_phone(browser, server, made)
     bob_page = seated_phone(browser, server, {"code": code, "url": made["url"], **bob})
     bob_page.wait_for_selector("[data-testid=seat-tools]:not([hidden])")
+    ann.evaluate(NEWS_SEEN)
     bob_page.on("dialog", lambda d: d.accept())
     bob_page.click("[data-testid=leave-button]")
     bob_page.wait_for_selector("[data-testid=seat-notice]:not([hidden])")
+    # the others are told, as of a lost connection (only the seat's label changed)
+    wait_for_js(
+        ann,
+        "() => window.__news.includes("
+        "'Bob left the game: the computer plays the seat to the end.')",
+    )
     play_out(server, code, {0: made["token"]})
     ann.wait_for_selector("[data-testid=play-again]")
     ann.click("[data-testid=play-again]")
