@@ -589,6 +589,9 @@ class RoomService:
             await self._reload(room)
         await self.hub.publish({"room": code, "kind": "room"})
         log.info("seat freed", extra={"room": code, "seat": seat})
+        if game_id is not None:
+            # "No thanks" to playing again: the others may all have accepted already.
+            await self.settle_rematch(code)
 
     async def rematch(self, code: str, token: str | None) -> dict[str, Any]:
         """A seated player asks to play again, or accepts the offer: when every seat has

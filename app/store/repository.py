@@ -483,6 +483,13 @@ class Repository:
                     .where(models.Seat.room_code == code, models.Seat.seat == number)
                     .values(seat=number - 1)
                 )
+            # A "play again" offer counts its acceptances by seat: they move down with
+            # their seats (a seat freed under an open offer left its acceptances naming
+            # the wrong seats, and a computer that had accepted was freed at the deadline).
+            offer = room.rematch
+            if offer is not None and offer.get("game") == game_id:
+                accepted = [n - (n > seat) for n in offer.get("accepted", []) if n != seat]
+                room.rematch = offer | {"accepted": accepted}
         return True
 
     def set_computer(self, code: str, seat: int, level: str | None, reason: str | None) -> bool:

@@ -249,6 +249,24 @@ function renderAfterGame(room, seat, token) {
       status: h("p", { class: "rematch-status", "data-testid": "rematch-status" }),
       key: null,
       button: null,
+      // "No thanks": the offer need not wait its minute for someone who will not play
+      // again (their seat is freed; the others may all have accepted already).
+      decline: h("button", {
+        type: "button", class: "secondary", "data-testid": "rematch-decline",
+        on: {
+          click: async (ev) => {
+            ev.target.disabled = true;
+            leaving = true;
+            try {
+              await tableApi.removeSeat(ctx.code, ctx.seat, ctx.token);
+            } catch (err) {
+              leaving = false;
+              ev.target.disabled = false;
+              fail(err);
+            }
+          },
+        },
+      }, t("room.rematch_decline")),
     };
   }
   const key = seat === null || mine ? null : offer ? "room.accept_again" : "room.play_again";
@@ -271,13 +289,15 @@ function renderAfterGame(room, seat, token) {
     }, t(key));
   }
   after.replay.textContent = t("room.watch_replay");
+  after.decline.textContent = t("room.rematch_decline");
+  const declines = !!offer && seat !== null && !mine && !(ctx.tokens && ctx.tokens.length > 1);
   if (offer) {
     after.status.replaceChildren(
       t("room.rematch_status", { ready: offer.accepted.length, total: (offer.asked || room.seats).length, s: secondsUntil(offer.deadline) }),
       mine ? " " + t("room.rematch_mine") : "",
       waitingFor(room, offer, seat) || "");
   }
-  const parts = [after.replay, after.button, offer ? after.status : null].filter(Boolean);
+  const parts = [after.replay, after.button, declines ? after.decline : null, offer ? after.status : null].filter(Boolean);
   const shown = [...panel.children];
   if (shown.length !== parts.length || shown.some((el, i) => el !== parts[i])) panel.replaceChildren(...parts);
 }

@@ -121,6 +121,8 @@ const app = {
   claimNews: false,
   /** "The new game started without Cleo", said with the next game's first state. */
   rematchNews: null,
+  /** The seats of the game that ended, `{game, seats}` (see setRoom). */
+  finishedSeats: null,
 };
 
 const clockView = new ClockView(els.clock, (seat) => seatName(seat));
@@ -304,7 +306,8 @@ function onWelcome(msg) {
       // From the lobby, the host freed it, unless this page left it.
       const rematch = app.room.status === "finished";
       const own = leftOwnSeat();
-      els.seatNotice.textContent = t(rematch ? "room.rematch_freed" : own ? "room.seat_left" : "room.seat_freed");
+      const words = rematch ? (own ? "room.rematch_declined" : "room.rematch_freed") : own ? "room.seat_left" : "room.seat_freed";
+      els.seatNotice.textContent = t(words);
       els.seatNotice.dataset.kind = "freed";
       els.seatNotice.hidden = false;
     }
@@ -645,6 +648,11 @@ function setRoom(room) {
     const left = (x) => !!(x && x.kind === "human" && x.computer && x.computer.reason === "left");
     if (left(s) && was && !left(was) && !own.includes(s.seat)) showNews(t("away.left_news", { name: shownName(s.name) }));
   }
+  // Who played the game that just ended, kept through "play again": a seat freed under
+  // the offer ("No thanks") leaves the room's list before the next game starts.
+  if (room.status === "finished" && (!app.finishedSeats || app.finishedSeats.game !== room.game_id)) {
+    app.finishedSeats = { game: room.game_id, seats: room.seats };
+  }
   noteRematchWithout(app.room, room);
   app.room = room;
   // The room opened again (too few stayed for the next game): the game shown is over and
@@ -703,7 +711,8 @@ function noteRematchWithout(before, after) {
   renderSince();
   if (app.seat === null && !els.seatNotice.dataset.kind) els.seatNotice.hidden = true;
   const kept = new Set(after.seats.map((s) => s.name));
-  const without = before.seats.filter((s) => !kept.has(s.name));
+  const played = app.finishedSeats && app.finishedSeats.game === before.game_id ? app.finishedSeats.seats : before.seats;
+  const without = played.filter((s) => !kept.has(s.name));
   const mine = new Set(ownSeats());
   if (app.formerSeat !== null && app.formerSeat !== undefined) mine.add(app.formerSeat);
   if (!without.length || els.seatNotice.dataset.kind === "freed") return;

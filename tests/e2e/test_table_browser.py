@@ -474,3 +474,38 @@ def test_who_left_is_told_the_next_game_went_on_without_them(quick_rematch: str,
     ann.wait_for_selector("[data-testid=news]:has-text('The new game started without Bob.')")
     ann.context.close()
     bob_page.context.close()
+
+
+def test_no_thanks_to_play_again_starts_the_others_game_at_once(
+    quick_rematch: str, browser
+) -> None:
+    """An offer to play again could only be accepted: the others waited its whole minute
+    for someone who would not play. "No thanks" frees the seat, and the game of those who
+    accepted starts at once."""
+    server = quick_rematch
+    made = http_json("POST", server + "/api/rooms", {"variant": "cards", "name": "Ann"})
+    code = made["code"]
+    bob = http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Bob"})
+    http_json("POST", f"{server}/api/rooms/{code}/computers", {"level": "easy"}, made["host_token"])
+    http_json("POST", f"{server}/api/rooms/{code}/start", {}, made["host_token"])
+    ann = seated_phone(browser, server, made)
+    bob_page = seated_phone(browser, server, {"code": code, "url": made["url"], **bob})
+    bob_page.wait_for_selector("[data-testid=turn-status][data-seat]")
+    play_out(server, code, {0: made["token"], 1: bob["token"]})
+    ann.wait_for_selector("[data-testid=play-again]")
+    assert ann.locator("[data-testid=rematch-decline]").count() == 0  # nothing offered yet
+    ann.click("[data-testid=play-again]")
+    bob_page.wait_for_selector("[data-testid=rematch-decline]")
+    assert ann.locator("[data-testid=rematch-decline]").count() == 0  # Ann has accepted
+    bob_page.click("[data-testid=rematch-decline]")
+    bob_page.wait_for_selector("[data-testid=seat-notice]:not([hidden])")
+    assert bob_page.text_content("[data-testid=seat-notice]") == (
+        "You said no to playing again: your seat is free. You are watching."
+    )
+    # at once: well before the offer's 4 s in this server
+    ann.wait_for_selector("[data-testid=news]:has-text('The new game started without Bob.')")
+    room = http_json("GET", f"{server}/api/rooms/{code}")
+    assert room["status"] == "playing"
+    assert [s["name"] for s in room["seats"]] == ["Ann", "Computer (easy)"]
+    ann.context.close()
+    bob_page.context.close()
