@@ -330,10 +330,21 @@ function onWelcome(msg) {
 
 function onError(msg) {
   if (msg.code === "unauthorized") {
-    // The stored seat key is not (or no longer) valid: carry on as a spectator.
+    // The stored seat key is not (or no longer) valid: carry on as a spectator, told why
+    // where it stays (a phone reopened after its seat moved to another device had only
+    // a toast's four seconds, then "You are watching").
+    const hadSeat = app.token !== null;
     app.token = null;
     app.seat = null;
     saveToken(code, null);
+    if (hadSeat) {
+      delete els.seatNotice.dataset.kind;
+      els.seatNotice.textContent = t("device.key_gone");
+      els.seatNotice.hidden = false;
+      renderLobby();
+      renderDuringGame();
+      return;
+    }
   }
   if (msg.ref && msg.ref === app.legalRef) {
     // The legal list was refused (rate limit, say): ask again shortly.

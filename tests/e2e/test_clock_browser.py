@@ -65,6 +65,9 @@ def test_a_second_device_takes_the_seat_by_its_link(server: str, browser: Any) -
     a.click("[data-testid=device-button]")
     a.wait_for_selector("[data-testid=device-panel]:not([hidden])")
     link = a.input_value("[data-testid=device-link]")
+    code = room["code"]
+    old_key = a.evaluate(f"() => localStorage.getItem('labyrinth:token:{code}')")
+    assert old_key
     assert "#transfer=" in link and link.startswith(url)
     # named apart from the room's invitation, which it looks like
     assert a.text_content("[data-testid=device-label]") == (
@@ -95,6 +98,17 @@ def test_a_second_device_takes_the_seat_by_its_link(server: str, browser: Any) -
     # The old tab is told, and watches.
     a.wait_for_selector("[data-testid=seat-notice]:not([hidden])")
     assert a.is_hidden("[data-testid=seat-tools]")
+    # ...and so is a tab that was closed then, opened again with the old key: told where
+    # it stays, not by a toast's few seconds
+    closed = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    closed.add_init_script(f"localStorage.setItem('labyrinth:token:{code}', '{old_key}')")
+    reopened = closed.new_page()
+    reopened.goto(url)
+    reopened.wait_for_selector("[data-testid=seat-notice]:not([hidden])")
+    notice = reopened.text_content("[data-testid=seat-notice]") or ""
+    assert notice.startswith("This device no longer holds a seat here"), notice
+    assert reopened.is_visible("[data-testid=you-watch]")
+    closed.close()
     shot(a, "device-moved-desktop")
     push_and_move(p, cell="first")
     b.wait_for_selector("[data-testid=move-log][data-count='2']")
