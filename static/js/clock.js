@@ -85,7 +85,9 @@ export class ClockView {
         parts.push(h("span", {
           class: "clock-seat" + (running ? " running" : ""),
           "data-testid": `clock-seat-${seat}`,
-        }, `${this.nameOf(seat)} ${formatSeconds(running ? left : bank)}`));
+          title: this.nameOf(seat),
+        }, h("span", { class: "clock-name" }, this.nameOf(seat)), " ",
+        h("span", { class: "clock-time" }, formatSeconds(running ? left : bank))));
       });
     } else if (clock.seat !== null && left !== null) {
       parts.push(h("span", { class: "clock-seat running", "data-testid": "clock-left" },

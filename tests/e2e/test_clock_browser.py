@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import http_json, join_room, push_and_move, serve_app
+from tests.e2e.conftest import http_json, join_room, push_and_move, seated_page, serve_app
 
 SHOTS = Path(__file__).resolve().parents[2] / "data" / "screenshots"
 
@@ -388,3 +388,48 @@ def test_while_the_computer_stands_in_the_page_watches_until_i_am_back(
     push_and_move(a, cell="first")
     b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
     assert errors == []
+
+
+def test_a_chess_clock_keeps_to_a_few_lines_on_a_phone(server: str, browser: Any) -> None:
+    """A chess clock of four seats took a line for each (about 250 px above the board on
+    a phone, with a long name and the computers'): two seats to a line now, a long name
+    cut (whole in its title), every time whole."""
+    made = http_json(
+        "POST",
+        server + "/api/rooms",
+        {
+            "variant": "classic",
+            "name": "Maximilian von Hohenzollern-Sig",
+            "computers": ["easy", "medium", "hard"],
+            "start": True,
+            "clock": {"kind": "fischer", "seconds": 300, "increment": 5},
+        },
+    )
+    page = seated_page(
+        browser,
+        server,
+        made,
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        locale="fr-FR",
+    )
+    page.wait_for_selector("[data-testid=clock-seat-3]")
+    bar = page.evaluate(
+        """() => {
+          const bar = document.querySelector('[data-testid=clock]');
+          const seats = [...bar.querySelectorAll('.clock-seat')].map((s) => {
+            const time = s.querySelector('.clock-time');
+            return { right: s.getBoundingClientRect().right, title: s.title,
+                     time: time.scrollWidth <= time.clientWidth + 1 };
+          });
+          return { height: bar.getBoundingClientRect().height, seats,
+                   width: document.documentElement.scrollWidth };
+        }"""
+    )
+    assert bar["height"] < 110, bar
+    assert bar["width"] <= 390
+    assert all(s["time"] and s["right"] <= 390 for s in bar["seats"]), bar
+    assert bar["seats"][0]["title"] == "Maximilian von Hohenzollern-Sig"
+    assert page.errors == []
+    page.context.close()
