@@ -734,11 +734,13 @@ export class CardsUI extends GameUI {
         h("span", { class: "player-name" }, shownName(p.name)),
         p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
         winner ? h("span", { class: "trophy", "aria-hidden": "true" }, " ★") : null,
-        h("span", { class: "hand-count", title: t("cards.hand_count", { n: p.hand_count }) }, "🂠".repeat(p.hand_count)),
         connected === null ? null : connMark(connected)),
+      // The hand's backs go with the counts: on the name's line, beside the connection's
+      // dot, they pushed "Computer (medium)" onto two lines and the dot onto a third.
       h("div", { class: "player-stats" },
         h("span", { class: "count", "data-testid": `taken-${p.seat}` }, t("cards.taken_count", { n: p.taken.length })),
-        taken)));
+        taken,
+        h("span", { class: "hand-count", title: t("cards.hand_count", { n: p.hand_count }) }, "🂠".repeat(p.hand_count)))));
     }
   }
 

@@ -109,6 +109,31 @@ function showApplying(variant) {
   }
 }
 
+/**
+ * "Play against the computer" for a game of opponents; the Team Edition is played with
+ * the computer, its seats team-mates: the block's words follow the game chosen. (The
+ * elements' `data-i18n` keys change with them, so a change of language keeps them.)
+ */
+const VS_WORDS = [
+  ["#vs-title", "lobby.vs_computer", "lobby.with_computer"],
+  ["#vs-button", "lobby.vs_computer", "lobby.with_computer"],
+  [".vs-computer > .help", "lobby.vs_computer.help", "lobby.with_computer.help"],
+  ["label[for=vs-count]", "lobby.opponents", "lobby.teammates"],
+];
+
+function renderVsWords() {
+  const coop = choice().variant.id === "team";
+  for (const [sel, plain, team] of VS_WORDS) {
+    const el = document.querySelector(sel);
+    if (!el) continue;
+    el.dataset.i18n = coop ? team : plain;
+    if (!el.disabled) el.textContent = t(el.dataset.i18n);  // (not the button's "Starting…")
+  }
+  for (const opt of byId("vs-count").options) {
+    opt.textContent = t(coop ? "lobby.teammates.n" : "lobby.opponents.n", { n: Number(opt.value) });
+  }
+}
+
 /** The variant and options chosen in the form. */
 function choice() {
   const variant = variantById(els.variant.value) || VARIANTS[0];
@@ -374,9 +399,11 @@ function main() {
   renderOptions();
   const table = setupLobbyTable(choice);
   const local = setupLocalPlay(choice, clockChoice);
+  renderVsWords();
   els.variant.addEventListener("change", () => {
     renderOptions();
     table.render();
+    renderVsWords();
     local.render();
   });
   els.form.addEventListener("submit", createRoom);
@@ -390,6 +417,7 @@ function main() {
     renderLive();
     renderFinished();
     table.render();
+    renderVsWords();
     local.render();
   });
   loadLists();

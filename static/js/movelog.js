@@ -22,7 +22,7 @@ function selfWords(key, params) {
   return own !== key && SELF_WORDS.has(own.slice("ev.self.".length)) ? tr(own, params) : tr(key, params);
 }
 
-const SELF_WORDS = new Set(["found", "took_value", "took_cards", "collected", "lost_value", "duel_roll", "duel_won", "final_won", "final_lost", "won"]);
+const SELF_WORDS = new Set(["found", "took_value", "took_cards", "no_take", "collected", "lost_value", "duel_roll", "duel_won", "final_won", "final_lost", "won"]);
 import { eventName, treasureName } from "./tiles.js";
 
 const TEXT = {
@@ -102,11 +102,18 @@ const TEXT = {
     "ev.collected": "{name} collected the {treasure} ({n}/24)",
     "ev.team_won": "the team wins",
     "ev.team_lost": "the team loses",
+    // the loss comes at the next turn's start, not from the move on the line
+    "ev.team_lost_daedalus": "then the Book of Daedalus had no page left to turn: the team loses",
     "ev.ended": "{name} ended the turn",
     "ev.placed": "{name} placed {a_motif}",
     "ev.can_take": "{n} cards may be taken",
     "ev.can_take.one": "{n} card may be taken",
     "ev.took_cards": "{name} took {n} × {motif}",
+    // (version 2) joined to cards of its motif, none of which could go
+    "ev.no_take": "{name} took nothing: without the card of that motif, the others would no longer all touch by an edge",
+    "ev.no_take.other": "{name} took nothing: without the cards of that motif, the others would no longer all touch by an edge",
+    "ev.self.no_take": "took nothing: without the card of that motif, the others would no longer all touch by an edge",
+    "ev.self.no_take.other": "took nothing: without the cards of that motif, the others would no longer all touch by an edge",
     "ev.self.found": "found the {treasure}",
     "ev.self.took_value": "took treasure {value}",
     "ev.self.took_cards": "took {n} × {motif}",
@@ -141,7 +148,7 @@ const TEXT = {
     "log.pick": "a choisi : {treasure}",
     "log.pick_hidden": "a choisi une carte",
     "log.rotate": "a tourné la plaque en {cell}",
-    "log.switch": "a interverti {a} et {b}",
+    "log.switch": "a permuté {a} et {b}",
     "log.orient": "a posé la plaque retournée",
     "log.end": "a fini son tour",
     "log.coin": "a joué la carte du trésor pour une pièce",
@@ -152,7 +159,7 @@ const TEXT = {
     "log.decline": "n’a pas défié le dragon",
     "log.decline_bonus": "a renoncé au tour bonus",
     "log.open": "a ouvert la pile",
-    "log.daedalus": "a tourné la première page du livre de Dédale",
+    "log.daedalus": "a tourné la première page du grimoire de Dédalus",
     "ev.opened": "{name} a ouvert la pile",
     "ev.declined": "{name} a renoncé au tour bonus",
     "log.double_turn": "a joué la carte {card} pour un double tour",
@@ -199,18 +206,23 @@ const TEXT = {
     "ev.final_lost": "{name} a échoué face au dragon ({total})",
     "ev.double_turn": "{name} a joué la carte {card} pour un double tour",
     "ev.rotated": "{name} a tourné la plaque en {cell}",
-    "ev.switched": "{name} a interverti {a} et {b}",
+    "ev.switched": "{name} a permuté {a} et {b}",
     "ev.moved_spell": "{name} a rejoint {to} depuis {from} ({spell})",
     "ev.turned_up": "la plaque en {cell} est retournée face visible",
     "ev.oriented": "{name} a posé la plaque en {cell}",
     "ev.collected": "{name} a récupéré : {treasure} ({n}/24)",
     "ev.team_won": "l’équipe gagne",
     "ev.team_lost": "l’équipe perd",
+    "ev.team_lost_daedalus": "puis le grimoire de Dédalus n’avait plus de page à tourner : l’équipe perd",
     "ev.ended": "{name} a fini son tour",
     "ev.placed": "{name} a posé : {motif}",
     "ev.can_take": "{n} cartes peuvent être prises",
     "ev.can_take.one": "{n} carte peut être prise",
     "ev.took_cards": "{name} a pris {n} × {motif}",
+    "ev.no_take": "{name} n’a rien pris : sans la carte de ce motif, les autres ne se toucheraient plus toutes par un côté",
+    "ev.no_take.other": "{name} n’a rien pris : sans les cartes de ce motif, les autres ne se toucheraient plus toutes par un côté",
+    "ev.self.no_take": "n’a rien pris : sans la carte de ce motif, les autres ne se toucheraient plus toutes par un côté",
+    "ev.self.no_take.other": "n’a rien pris : sans les cartes de ce motif, les autres ne se toucheraient plus toutes par un côté",
     "ev.self.found": "a trouvé : {treasure}",
     "ev.self.took_value": "a pris le trésor {value}",
     "ev.self.took_cards": "a pris {n} × {motif}",
@@ -241,7 +253,7 @@ const TEXT = {
     "log.pick": "wählte: {treasure}",
     "log.pick_hidden": "wählte eine Karte",
     "log.rotate": "drehte das Plättchen auf {cell}",
-    "log.switch": "vertauschte {a} und {b}",
+    "log.switch": "tauschte {a} und {b}",
     "log.orient": "legte das aufgedeckte Plättchen aus",
     "log.end": "beendete den Zug",
     "log.coin": "spielte die passende Karte für eine Münze",
@@ -300,18 +312,23 @@ const TEXT = {
     "ev.final_lost": "{name} scheiterte am Drachen ({total})",
     "ev.double_turn": "{name} spielte Karte {card} für einen Doppelzug",
     "ev.rotated": "{name} drehte das Plättchen auf {cell}",
-    "ev.switched": "{name} vertauschte {a} und {b}",
+    "ev.switched": "{name} tauschte {a} und {b}",
     "ev.moved_spell": "{name} zog von {from} nach {to} ({spell})",
     "ev.turned_up": "das Plättchen auf {cell} ist aufgedeckt",
     "ev.oriented": "{name} legte das Plättchen auf {cell} aus",
     "ev.collected": "{name} sammelte ein: {treasure} ({n}/24)",
     "ev.team_won": "das Team gewinnt",
     "ev.team_lost": "das Team verliert",
+    "ev.team_lost_daedalus": "dann hatte das Buch von Daedalus keine Seite mehr zum Umblättern: das Team verliert",
     "ev.ended": "{name} beendete den Zug",
     "ev.placed": "{name} legte an: {motif}",
     "ev.can_take": "{n} Karten können genommen werden",
     "ev.can_take.one": "{n} Karte kann genommen werden",
     "ev.took_cards": "{name} nahm {n} × {motif}",
+    "ev.no_take": "{name} nahm nichts: ohne die Karte dieses Motivs hingen die übrigen nicht mehr alle über eine Kante zusammen",
+    "ev.no_take.other": "{name} nahm nichts: ohne die Karten dieses Motivs hingen die übrigen nicht mehr alle über eine Kante zusammen",
+    "ev.self.no_take": "nahm nichts: ohne die Karte dieses Motivs hingen die übrigen nicht mehr alle über eine Kante zusammen",
+    "ev.self.no_take.other": "nahm nichts: ohne die Karten dieses Motivs hingen die übrigen nicht mehr alle über eine Kante zusammen",
     "ev.self.found": "fand: {treasure}",
     "ev.self.took_value": "nahm Schatz {value}",
     "ev.self.took_cards": "nahm {n} × {motif}",
@@ -423,7 +440,7 @@ export function notationPlaces(notation) {
 }
 
 /** Events worth a word in a log line beside the move (finds, takes, losses, results). */
-const LOG_EVENTS = new Set(["daedalus", "found", "event", "took", "collected", "lost", "dragon_die", "threat", "duel_roll", "duel_won", "final_duel", "won", "second_phase"]);
+const LOG_EVENTS = new Set(["daedalus", "found", "event", "took", "no_take", "collected", "lost", "dragon_die", "threat", "duel_roll", "duel_won", "final_duel", "won", "second_phase"]);
 
 /**
  * Master's dice worth a word: the dragon die, a duel roll, and a threat that made someone
@@ -513,7 +530,8 @@ export function eventWords(ev, ctx = {}) {
     case "reroll": return t("ev.reroll", { name, card: ev.card });
     case "lost":
       if (ev.value !== undefined) return t("ev.lost_value", { name, value: ev.value });
-      return t("ev.team_lost");
+      // The Team Edition's loss: the next turn found the book empty (said as the result is).
+      return t(ev.reason === "daedalus" ? "ev.team_lost_daedalus" : "ev.team_lost");
     case "challenge": return t("ev.challenge", { name });
     case "final_roll": return t("ev.final_roll", { name, roll: ev.roll, n: ev.index + 1 });
     case "final_duel": {
@@ -531,6 +549,7 @@ export function eventWords(ev, ctx = {}) {
     case "daedalus": return ev.card ? pageWords(ev, names) : null;
     case "placed": return ev.card ? t("ev.placed", { name, ...motifParams(ev.card.motif) }) : null;
     case "can_take": return t("ev.can_take", { n: (ev.cards || []).length });
+    case "no_take": return t("ev.no_take", { name, n: (ev.cards || []).length });
     case "discarded": return ev.card ? t("ev.discarded", { name, ...motifParams(ev.card.motif) }) : null;
     case "drew": return t("ev.drew", { name, n: ev.count });
     case "finished": return t("ev.winners", { names: list(ev.winners) });

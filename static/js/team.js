@@ -10,7 +10,7 @@ import { ClassicUI } from "./classic.js";
 import { BOARD_SIZE } from "./board.js";
 import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
-import { cellName, sidesWords, t } from "./i18n.js";
+import { cellName, sidesWords, slotWords, t } from "./i18n.js";
 import { cardWords, SYMBOL_GLYPHS } from "./daedalus.js";
 import { shownName } from "./table.js";
 import { drawTile, svg, treasureIcon, treasureName } from "./tiles.js";
@@ -62,6 +62,12 @@ export class TeamUI extends ClassicUI {
     els.controls.insertBefore(this.spellBox, els.controls.querySelector(".keys-help"));
     // The spare's German name ("das freie Plättchen") is the page's own entry
     // (`team:game.spare` in i18n.js), as in every text that names it.
+    // A greyed arrow did nothing when clicked, and said nothing of why: one that would
+    // push a face-down tile out (or undo Daedalus's push) now says so, briefly.
+    els.board.addEventListener("click", (ev) => {
+      const arrow = ev.target.closest ? ev.target.closest(".arrow[data-blocked]") : null;
+      if (arrow && this.ctx.showError) this.ctx.showError(arrow.dataset.why);
+    });
   }
 
   /**
@@ -177,6 +183,7 @@ export class TeamUI extends ClassicUI {
     super.render({ ...anim, animatePush: null });
     this.view = real;
     this.decorateBoard();
+    this.explainArrows();
     this.renderSpells();
     this.els.board.dataset.phase = v.turn ? v.turn.phase : "over";
   }
@@ -210,6 +217,52 @@ export class TeamUI extends ClassicUI {
       const tile = v.board.tiles[r][c];
       const inner = el.firstChild;
       if (inner && inner.classList) inner.classList.toggle("is-target", !!(tile.treasure && !tile.face_down && wanted.has(tile.treasure)));
+    }
+  }
+
+  /**
+   * The arrows the push spell may not take, while it may take others: the one that would
+   * push a face-down tile out of the maze (never allowed) says so in its label, and
+   * Daedalus's reverse its own rule; a click on either says why in a short message.
+   */
+  explainArrows() {
+    const v = this.view;
+    const pushing = this.isMyTurn() && !this.pending && (this.legal || []).some((a) => a.type === "push");
+    for (const g of this.els.board.querySelectorAll(".arrow[data-key^='arrow-']")) {
+      const [, side, at] = g.dataset.key.split("-");
+      const index = Number(at);
+      const slot = slotWords(side, index);
+      const out = side === "N" ? [6, index] : side === "S" ? [0, index] : side === "W" ? [index, 6] : [index, 0];
+      const tile = v.board.tiles[out[0]][out[1]];
+      let label = null;
+      let why = null;
+      if (pushing && g.dataset.active !== "true") {
+        if (g.classList.contains("forbidden")) {
+          why = t("team.arrow_daedalus_why");
+        } else if (tile && tile.face_down) {
+          label = t("team.arrow_face_down", { slot, cell: cellName(out) });
+          why = t("team.arrow_face_down_why", { cell: cellName(out) });
+        }
+      }
+      const title = g.querySelector("title");
+      if (label) {
+        g.setAttribute("aria-label", label);
+        if (title) title.textContent = label;
+        g.classList.add("blocked");
+      } else if (g.dataset.blocked && !g.classList.contains("forbidden")) {
+        // the board keeps an arrow whose own state did not change: its plain words again
+        const plain = t("game.arrow", { slot });
+        if (g.dataset.active !== "true") g.setAttribute("aria-label", plain);
+        if (title) title.textContent = plain;
+        g.classList.remove("blocked");
+      }
+      if (why) {
+        g.dataset.blocked = "true";
+        g.dataset.why = why;
+      } else {
+        delete g.dataset.blocked;
+        delete g.dataset.why;
+      }
     }
   }
 
@@ -408,6 +461,14 @@ export class TeamUI extends ClassicUI {
         pick.append(h("button", { type: "button", class: "choice", "data-testid": `rotate-${a.open}`, "aria-label": t("game.paths", { sides: sidesWords(a.open) }), on: { click: () => this.act(a) } }, pic));
       }
       box.append(h("p", { class: "help" }, t("team.rotate_pick", { cell: CELL(r, c) })), pick);
+      // On a phone the ways to turn it are below the screen's edge: brought into sight, as
+      // the ways to lay a tile turned up are, once for each tile picked.
+      const asking = `${v.seq}:${r},${c}`;
+      if (this.rotateAsked !== asking) {
+        this.rotateAsked = asking;
+        this.asked = null;
+        this.bringIntoView(box);
+      }
     } else if (this.mode) {
       const key = this.mode === "rotate" || this.mode === "switch" ? `team.${this.mode}_help` : `team.spell.${this.mode}.help`;
       // the switch's second tile: the help says which the first was (it said "two tiles" still)

@@ -19,11 +19,11 @@ DESKTOP = {"viewport": {"width": 1366, "height": 768}}
 # The page's words, by language: a spell another seat has, the refusal, two spells' names.
 WORDS = {
     "fr": {
-        "held_by_red": "Échanger (rouge)",
+        "held_by_red": "Permutation (rouge)",
         "refused": "Chaque sort n’existe qu’une fois\u00a0: "
         "deux couleurs ne peuvent pas avoir le même sort.",
-        "yellow_teleport": "Sort de jaune\u00a0: Téléporter",
-        "held_by_yellow": "Téléporter (jaune)",
+        "yellow_teleport": "Sort de jaune\u00a0: Téléportation",
+        "held_by_yellow": "Téléportation (jaune)",
     },
     "de": {
         "held_by_red": "Tauschen (Rot)",
