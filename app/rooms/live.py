@@ -35,6 +35,7 @@ HISTORY_EVENTS = frozenset(
         "won",
         "second_phase",
         "placed",
+        "no_take",  # the card game's "took nothing, and why", kept through a reload
         "discarded",
         "dragon_die",
         "duel_roll",

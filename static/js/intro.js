@@ -24,7 +24,7 @@ addTranslations({
     "intro.lead": "Quatre jeux du labyrinthe mouvant, dans le navigateur. Créez une salle, envoyez son lien à vos amis, ou regardez une partie en direct.",
     "intro.pitch.classic": "Faites coulisser le labyrinthe, atteignez vos trésors un à un et revenez le premier au départ.",
     "intro.pitch.master": "Prenez les trésors dans l’ordre, défendez-les contre le dragon et ses gardiens, puis battez le dragon en duel final.",
-    "intro.pitch.team": "Jouez ensemble contre le livre de Dédale : récupérez les 24 trésors avant la fin de ses pages.",
+    "intro.pitch.team": "Jouez ensemble contre le grimoire de Dédalus : récupérez les 24 trésors avant la fin de ses pages.",
     "intro.pitch.cards": "Posez des cartes chemin, reliez-les aux cartes du même motif et emportez-les.",
     "intro.players": "{min} à {max} joueurs",
     "intro.rules": "Règles",

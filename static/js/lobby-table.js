@@ -73,7 +73,7 @@ async function playVsComputer(getChoice) {
   } catch (err) {
     els.error.textContent = apiErrorWords(err);
     els.button.disabled = false;
-    els.button.textContent = t("lobby.vs_computer");
+    els.button.textContent = t(els.button.dataset.i18n || "lobby.vs_computer");  // its words for this game (Team: "with")
   }
 }
 

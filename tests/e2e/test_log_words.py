@@ -96,12 +96,12 @@ def test_each_page_of_the_book_is_in_the_move_log(server: str, browser: Any) -> 
         assert (" · Daedalus " if first else " · next turn: Daedalus ") in log, log
         assert log.endswith(f"({left} page{'' if left == 1 else 's'} left)"), log
         said = french[kind]["log"].split(" · ")[1]
-        assert said.startswith("Dédale a " if first else "tour suivant\u00a0: Dédale a "), said
+        assert said.startswith("Dédalus a " if first else "tour suivant\u00a0: Dédalus a "), said
         for seat in ev["effect"].get("sent_home", []):
             assert f"sent home: {names[seat]}" in log, log
 
     assert "Daedalus pushed a tile face down into" in english["push"]["log"]
-    assert "Dédale a poussé une plaque face cachée" in french["push"]["log"]
+    assert "Dédalus a poussé une plaque face cachée" in french["push"]["log"]
 
     flip = pages["flip"][2]
     for pos in flip["effect"]["cells"]:
