@@ -10,6 +10,7 @@ registry.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from app import boundedjson
 from app.rules import ENGINES, Game, IllegalAction, InvalidOptions, seed_hash
 from app.rules.base import JSON
-from app.text import TextError, clean_name
+from app.text import TextError, clean_name, name_key
 
 # The fields of the protocol's record, and the optional ones the export adds (ext).
 RECORD_FIELDS = {"variant", "options", "players", "seed", "actions"}
@@ -95,6 +96,20 @@ def _check_name(index: int, name: Any) -> None:
         raise InvalidRecord(f"players[{index}]: a name has no surrounding spaces")
 
 
+def _check_distinct_names(players: list[str]) -> None:
+    """One name per table, as a join compares them (`name_taken`: case, lookalikes): an
+    import is refused a record whose players a room would not have seated. Only imports
+    check it: `verify` still re-plays a game stored before rooms compared names so."""
+    keys: dict[str, int] = {}
+    for index, player in enumerate(players):
+        first = keys.setdefault(name_key(player), index)
+        if first != index:
+            raise InvalidRecord(
+                f"players[{index}]: the same name as players[{first}] "
+                "(names are compared as a room compares them: case, lookalikes)"
+            )
+
+
 def replay(record: Any) -> Game:
     """Re-play a record through its engine; `InvalidRecord` names the first bad action.
 
@@ -136,8 +151,15 @@ def import_summary(body: bytes, max_depth: int = boundedjson.MAX_DEPTH) -> dict[
     plain data (what an import stores): it runs in a build process and crosses back."""
     try:
         record = boundedjson.loads(body, max_depth)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise InvalidRecord(f"the record is not JSON: {exc}", reason="not_json") from exc
+    except ValueError as exc:  # CPython's bound on an integer literal's digits
+        limit = sys.get_int_max_str_digits()
+        raise InvalidRecord(
+            f"the record is not JSON: a number has more than {limit} digits", reason="not_json"
+        ) from exc
+    _check_shape(record)
+    _check_distinct_names(record["players"])
     game = replay_finished(record)
     return {
         "variant": game.variant,

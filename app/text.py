@@ -152,6 +152,10 @@ def _check_characters(text: str, code: str, what: str, spaces: Iterable[str]) ->
             raise TextError(code, f"{what} may hold no whitespace but plain spaces", "whitespace")
         if category in MARKS:
             marks += 1
+            if not shown and not any(_shows(later) for later in text[at + 1 :]):
+                # marks on nothing, and nothing after them shows: the text is empty to
+                # the eye, which is what a person is told (not "too many marks")
+                raise TextError(code, f"{what} has no visible character", "nothing_shown")
             if marks > MAX_MARKS or not shown:
                 raise TextError(
                     code, f"{what} has too many combining marks on one character", "marks"

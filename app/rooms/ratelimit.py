@@ -8,6 +8,7 @@ share, which still bounds what one address costs any of them.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -16,6 +17,15 @@ from app.rooms.errors import RoomError
 
 # Above this many tracked addresses, buckets that are full again are forgotten.
 PRUNE_ABOVE = 10_000
+
+
+class RateLimited(RoomError):
+    """HTTP 429 `rate_limited`, with `retry_after`: whole seconds until a try succeeds
+    (at least 1), which `Retry-After` carries and the message says."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__("rate_limited", message, 429)
+        self.retry_after = retry_after
 
 
 @dataclass
@@ -67,11 +77,13 @@ class PerMinute:
                 self._prune()
             bucket = self._buckets[address] = TokenBucket(self.limit, self.limit / 60)
         if not bucket.take():
-            raise RoomError(
-                "rate_limited",
+            # whole seconds, rounded up: a client that waits as told is not refused again
+            # (`:.0f` said "0 s" for a token 0.4 s away)
+            wait = max(1, math.ceil(bucket.wait()))
+            raise RateLimited(
                 f"at most {self.limit} {self.what} per minute from one address; "
-                f"try again in {bucket.wait():.0f} s",
-                429,
+                f"try again in {wait} s",
+                wait,
             )
 
     def _prune(self) -> None:

@@ -536,9 +536,15 @@ class RoomService:
         return bool(host_token) and record.host_hash == hash_token(host_token or "")
 
     def _require_host(self, record: RoomRecord, host_token: str | None) -> None:
+        """The host's key, or the contract's answers: 401 for a missing or wrong token
+        (none of this room's: never one, or one a device link replaced), 403 for a
+        player's own key, which is a key here but not the host's."""
         if not host_token:
             raise unauthorized()
         if not self._is_host(record, host_token):
+            hashed = hash_token(host_token)
+            if not any(s.token_hash == hashed for s in record.seats):
+                raise unauthorized()
             raise RoomError("not_host", "only the room's host may do this", 403)
 
     async def update_room(
@@ -577,7 +583,10 @@ class RoomService:
             await self._reload(room)
             record = room.record
             own = next((s for s in record.seats if s.token_hash == hashed), None)
-            if not self._is_host(record, token) and (own is None or own.seat != seat):
+            host = self._is_host(record, token)
+            if not host and own is None:
+                raise unauthorized()  # no key of this room's: 401, as the contract says
+            if not host and own is not None and own.seat != seat:
                 raise RoomError("not_host", "only the host may free another's seat", 403)
             if not any(s.seat == seat for s in record.seats):
                 raise not_found("seat")
@@ -610,6 +619,8 @@ class RoomService:
         if offer is None:
             raise RoomError("already_started", "the next game has already started", 409)
         await self._reload(room)
+        # the room's own shape (`room.rematch`), whoever asked, even if this settles it
+        offer = offer | {"asked": sorted(table.answering(room.record))}
         await self.hub.publish({"room": code, "kind": "room"})
         if offer["deadline"] == fresh["deadline"]:
             wait = datetime.fromisoformat(offer["deadline"]) - datetime.now(UTC)

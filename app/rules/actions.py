@@ -45,8 +45,23 @@ def match_notation(pattern: str | re.Pattern[str], text: str, kind: str) -> re.M
 def int_field(value: Any, name: str, allowed: range | tuple[int, ...]) -> int:
     """An int in `allowed`; `type(...) is int` so that `true` is not taken for 1."""
     if type(value) is not int or value not in allowed:
-        raise bad(f"{name} must be an integer in {list(allowed)}, got {value!r}")
+        raise bad(f"{name} must be an integer {_among(allowed)}, got {_got(value)}")
     return value
+
+
+def _among(allowed: range | tuple[int, ...]) -> str:
+    """A few values are listed; a long run is said as its bounds (a card game's
+    coordinate was refused with every integer from -1000 to 1000, 11 KB of message)."""
+    if isinstance(allowed, range) and allowed.step == 1 and len(allowed) > 8:
+        return f"from {allowed.start} to {allowed.stop - 1}"
+    return f"in {list(allowed)}"
+
+
+def _got(value: Any, limit: int = 40) -> str:
+    """The refused value as the message shows it, cut short: a long string or a number
+    of thousands of digits is named, not echoed."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**limit else "a huge number"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,8 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from app.web.errors import error_response
+
 COMPRESSIBLE = {".js", ".css", ".svg", ".json", ".html", ".txt", ".map"}
 MEDIA_TYPES = {
     ".js": "text/javascript; charset=utf-8",
@@ -127,7 +129,8 @@ async def static_file(name: str, request: Request) -> Response:
     """A client file: 304 when the browser's copy is current, gzipped when it may be."""
     item = request.app.state.assets.get(name)
     if item is None:
-        return Response("not found", status_code=404, media_type="text/plain")
+        # the API's error shape (a script or style the page asked for is not there)
+        return error_response(404, "not_found", f"no static file {name[:80]!r}")
     versioned = request.query_params.get("v") == item.version
     headers = {"ETag": item.etag, "Cache-Control": FOREVER if versioned else REVALIDATE}
     if item.packed is not None:

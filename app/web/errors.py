@@ -12,6 +12,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 
 from app.rooms.errors import RoomError, unavailable
+from app.rooms.ratelimit import RateLimited
 from app.store.repository import Unavailable
 
 log = logging.getLogger("app.web")
@@ -25,14 +26,22 @@ STATUS_CODES = {
     429: "rate_limited",
     503: "unavailable",
 }
-# Seconds a client is asked to wait before retrying a refusal that is only about timing.
-RETRY_AFTER = {429: "10", 503: "2"}
+# Seconds a client is asked to wait before retrying a refusal that is only about timing,
+# when the refusal does not know better (a rate limit says its own wait: `RateLimited`).
+RETRY_AFTER = {429: 10, 503: 2}
 
 
 def error_response(
-    status: int, code: str, message: str, extra: dict[str, Any] | None = None
+    status: int,
+    code: str,
+    message: str,
+    extra: dict[str, Any] | None = None,
+    retry_after: int | None = None,
 ) -> JSONResponse:
-    headers = {"Retry-After": RETRY_AFTER[status]} if status in RETRY_AFTER else None
+    """The protocol's error shape; `Retry-After` on the statuses that are about timing,
+    `retry_after` when the refusal knows the real wait (the message says the same)."""
+    wait = retry_after if retry_after is not None else RETRY_AFTER.get(status)
+    headers = {"Retry-After": str(wait)} if wait is not None else None
     body = {"code": code, "message": message, **(extra or {})}
     return JSONResponse({"error": body}, status_code=status, headers=headers)
 
@@ -40,7 +49,8 @@ def error_response(
 def install(app: FastAPI) -> None:
     @app.exception_handler(RoomError)
     async def room_error(_request: Request, exc: RoomError) -> JSONResponse:
-        return error_response(exc.status, exc.code, exc.message, exc.extra)
+        retry_after = exc.retry_after if isinstance(exc, RateLimited) else None
+        return error_response(exc.status, exc.code, exc.message, exc.extra, retry_after)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -35,7 +35,6 @@ log = logging.getLogger("app.games")
 Service = Annotated[RoomService, Depends(get_service)]
 Repo = Annotated[Repository, Depends(get_repo)]
 
-MAX_IMPORT_BYTES = 4 * 1024 * 1024
 # Decompressed a piece at a time for a client that does not take gzip, so an answer
 # costs the server this much memory, not the whole body.
 CHUNK = 64 * 1024
@@ -207,14 +206,13 @@ async def get_analysis(game_id: str, request: Request) -> Response:
 
 
 async def _read_record(request: Request) -> bytes:
+    """The uploaded file. `BodyLimit` (app/main.py) refuses a larger one before it is
+    read, with 413 `too_large`; this says the same should the app run without it, rather
+    than the `invalid_record` it once answered here, which no import ever received."""
     body = await request.body()
-    if len(body) > MAX_IMPORT_BYTES:
-        raise RoomError(
-            "invalid_record",
-            f"a record file is at most {MAX_IMPORT_BYTES} bytes",
-            422,
-            {"reason": "too_large"},
-        )
+    limit = request.app.state.settings.max_import_bytes
+    if len(body) > limit:
+        raise RoomError("too_large", f"a record file is at most {limit} bytes", 413)
     return body
 
 

@@ -1,14 +1,17 @@
 """The WebSocket endpoint: parse each frame, hand it to the room service, answer errors.
 
 Every refusal is an `error` message with a stable code and the connection stays open,
-except for `unauthorized` (the protocol closes then). Parsing is strict: unknown types,
-missing or extra fields all answer `bad_message`, so a client bug shows at once.
+except for `unauthorized` (the protocol closes then) and a frame over `MAX_FRAME` (1009).
+Parsing is strict: unknown types, missing or extra fields, bytes that are not UTF-8 all
+answer `bad_message`, so a client bug shows at once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import sys
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -27,6 +30,16 @@ router = APIRouter()
 log = logging.getLogger("app.ws")
 
 MAX_BYTES = 64 * 1024
+# A frame over this is not read at all: the socket is closed with 1009 ("message too
+# big"). `app/web/serve.py` has uvicorn refuse it before it is even buffered; this check
+# holds whatever runs the app (a plain `uvicorn app.main:app` takes 16 MiB frames).
+MAX_FRAME = 1024 * 1024
+CLOSE_TOO_BIG = 1009
+# A client's `id`, echoed as `ref`: a short string, or an integer JavaScript holds
+# exactly (a larger one is rounded by every browser's JSON.parse, and one beyond 64 bits
+# cannot be written by the encoder at all).
+MAX_ID_CHARS = 256
+MAX_SAFE_INTEGER = 2**53 - 1
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_NO_HELLO = 4408
@@ -47,28 +60,70 @@ SHAPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 
-def parse(text: str, max_depth: int = boundedjson.MAX_DEPTH) -> dict[str, Any]:
-    """A client message as a dict of the right shape, or `RoomError("bad_message")`."""
+def valid_ref(ref: Any) -> bool:
+    """Whether `ref` may be a message's `id`: a string of at most `MAX_ID_CHARS`, or an
+    integer within JavaScript's safe range (never a bool, which Python counts as one)."""
+    if isinstance(ref, str):
+        return len(ref) <= MAX_ID_CHARS
+    return isinstance(ref, int) and not isinstance(ref, bool) and abs(ref) <= MAX_SAFE_INTEGER
+
+
+def load(text: str, max_depth: int = boundedjson.MAX_DEPTH) -> Any:
+    """The frame's JSON, or `RoomError("bad_message")` in words a client author can act
+    on (never the interpreter's own advice)."""
     try:
-        message = boundedjson.loads(text, max_depth)
-    except ValueError as exc:
+        return boundedjson.loads(text, max_depth)
+    except json.JSONDecodeError as exc:
         # not JSON, nested too deep, or a string that is not valid Unicode (which no
         # message could carry back): refused before anything else reads it
         raise RoomError("bad_message", f"not a valid JSON message: {exc.args[0]}") from exc
+    except ValueError as exc:
+        # CPython refuses to convert an integer literal of more than
+        # `sys.get_int_max_str_digits()` digits (a cost bound); no field takes one
+        limit = sys.get_int_max_str_digits()
+        raise RoomError(
+            "bad_message", f"not a valid JSON message: a number has more than {limit} digits"
+        ) from exc
+
+
+def cut(text: str, limit: int = 60) -> str:
+    """`text` cut to `limit` characters: an error message names what was wrong, it does
+    not echo a 60 KB string back."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def shown(value: Any) -> str:
+    return cut(repr(value))
+
+
+def parse(text: str, max_depth: int = boundedjson.MAX_DEPTH) -> dict[str, Any]:
+    """A client message as a dict of the right shape, or `RoomError("bad_message")`.
+
+    Only the frame itself is checked here (fields present, of their types); what an
+    action means is the room's to judge, after the sender's seat (docs/protocol.md)."""
+    message = load(text, max_depth)
     if not isinstance(message, dict):
         raise RoomError("bad_message", "a message is a JSON object")
     kind = message.get("type")
     if not isinstance(kind, str) or kind not in SHAPES:
-        raise RoomError("bad_message", f"unknown message type {kind!r}")
+        raise RoomError("bad_message", f"unknown message type {shown(kind)}")
     required, optional = SHAPES[kind]
     fields = set(message) - {"type"}
     if missing := required - fields:
         raise RoomError("bad_message", f"{kind}: missing {', '.join(sorted(missing))}")
     if extra := fields - required - optional:
-        raise RoomError("bad_message", f"{kind}: unknown field {', '.join(sorted(extra))}")
+        names = ", ".join(cut(name, 40) for name in sorted(extra)[:5])
+        raise RoomError("bad_message", f"{kind}: unknown field {names}")
     ref = message.get("id")
-    if ref is not None and (not isinstance(ref, str | int) or isinstance(ref, bool)):
-        raise RoomError("bad_message", "id is a string")
+    if ref is not None and not valid_ref(ref):
+        # refused with `ref: null`: an id the encoder cannot write must never be echoed
+        if isinstance(ref, str | int) and not isinstance(ref, bool):
+            raise RoomError(
+                "bad_message",
+                f"id is a string of at most {MAX_ID_CHARS} characters or an integer "
+                "from -(2^53-1) to 2^53-1",
+            )
+        raise RoomError("bad_message", "id is a string or an integer")
     token = message.get("token")
     if kind == "hello" and token is not None and not isinstance(token, str):
         raise RoomError("bad_message", "hello: token is a string or null")
@@ -90,29 +145,77 @@ def parse(text: str, max_depth: int = boundedjson.MAX_DEPTH) -> dict[str, Any]:
     return message
 
 
-def decode(data: bytes) -> str:
-    """A binary frame is accepted if it holds UTF-8 JSON, like a text frame."""
-    if len(data) > MAX_BYTES:
+class FrameTooBig(RoomError):
+    """A frame over `MAX_FRAME`: answered `too_large`, then the socket is closed (1009)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "too_large", "a message is at most 64 KiB; one over 1 MiB closes the connection"
+        )
+
+
+def frame_text(frame: dict[str, Any]) -> str:
+    """The text of a received frame, or a refusal: any frame over `MAX_BYTES` is
+    `too_large`, over `MAX_FRAME` also closes the socket. A binary frame holding UTF-8
+    JSON is read as a text frame is (the contract does not say which frames a client
+    sends, and some libraries send bytes: refusing them would break those clients);
+    bytes that are not UTF-8 are `bad_message`."""
+    text = frame.get("text")
+    data = frame.get("bytes")
+    size = len(data) if text is None and data is not None else frame_size(text or "")
+    if size > MAX_FRAME:
+        raise FrameTooBig()
+    if size > MAX_BYTES:
         raise RoomError("too_large", "a message is at most 64 KiB")
-    try:
-        return data.decode()
-    except UnicodeDecodeError as exc:
-        raise RoomError("bad_message", "not UTF-8 text") from exc
+    if text is None:
+        try:
+            return (data or b"").decode()
+        except UnicodeDecodeError as exc:
+            raise RoomError("bad_message", "a binary frame that is not UTF-8 text") from exc
+    return text
+
+
+def frame_size(text: str) -> int:
+    """`text`'s size in UTF-8 (the limits are in bytes), without encoding a text whose
+    length alone is already over `MAX_FRAME`."""
+    if len(text) > MAX_FRAME:
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def error(code: str, message: str, ref: Any = None, extra: dict[str, Any] | None = None) -> str:
-    """An `error` frame; `extra` adds the fields some errors carry (a text rule's `reason`)."""
-    return dumps({"type": "error", "code": code, "message": message, "ref": ref, **(extra or {})})
+    """An `error` frame; `extra` adds the fields some errors carry (a text rule's `reason`).
+
+    It must always go out: a refusal that failed to serialise would drop the socket
+    without a word. A `ref` or an extra field the encoder cannot write (an integer beyond
+    64 bits, a lone surrogate) is left out, and the last resort is the standard library,
+    which writes any text (escaped) and any integer."""
+    frame = {"type": "error", "code": code, "message": message, "ref": ref, **(extra or {})}
+    try:
+        return dumps(frame)
+    except (TypeError, ValueError):
+        pass
+    bare = {
+        "type": "error",
+        "code": code,
+        "message": message,
+        "ref": ref if valid_ref(ref) else None,
+    }
+    try:
+        return dumps(bare)
+    except (TypeError, ValueError):
+        return json.dumps(bare)
 
 
 def ref_of(text: str) -> Any:
-    """Best effort: the `id` of a refused message, so the client can match the error."""
+    """Best effort: the `id` of a refused message, so the client can match the error;
+    null when the id itself is not one the protocol allows."""
     try:
         message = boundedjson.loads(text)
     except ValueError:
         return None
     ref = message.get("id") if isinstance(message, dict) else None
-    return ref if isinstance(ref, str | int) and not isinstance(ref, bool) else None
+    return ref if valid_ref(ref) else None
 
 
 @router.websocket("/ws/{code}")
@@ -167,12 +270,9 @@ async def serve_socket(websocket: WebSocket, service: RoomService, code: str) ->
                     break
             if frame["type"] == "websocket.disconnect":
                 break
-            text = frame.get("text")
+            raw = frame.get("text")
             try:
-                if text is None:
-                    text = decode(frame.get("bytes") or b"")
-                if len(text) > MAX_BYTES or len(text.encode()) > MAX_BYTES:
-                    raise RoomError("too_large", "a message is at most 64 KiB")
+                text = frame_text(frame)
                 if not conn.messages.take():
                     raise RoomError("rate_limited", "too many messages; slow down")
                 await handle(
@@ -184,9 +284,14 @@ async def serve_socket(websocket: WebSocket, service: RoomService, code: str) ->
             except RoomError as exc:
                 service.metrics.errors.labels(exc.code).inc()
                 log.debug("refused", extra={"room": code, "seat": conn.seat, "code": exc.code})
-                conn.send(error(exc.code, exc.message, ref_of(text or ""), exc.extra))
+                # a frame over MAX_FRAME is not parsed, not even for its id
+                ref = None if isinstance(exc, FrameTooBig) else ref_of(raw or "")
+                conn.send(error(exc.code, exc.message, ref, exc.extra))
                 if exc.code == "unauthorized":
                     close_code, close_reason = CLOSE_UNAUTHORIZED, "unauthorized"
+                    break
+                if isinstance(exc, FrameTooBig):
+                    close_code, close_reason = CLOSE_TOO_BIG, "message too big"
                     break
             except (WebSocketDisconnect, asyncio.CancelledError):
                 raise
@@ -194,7 +299,7 @@ async def serve_socket(websocket: WebSocket, service: RoomService, code: str) ->
                 # A bug must not drop the socket without a word: say so, stay open.
                 log.exception("message failed", extra={"room": code, "seat": conn.seat})
                 service.metrics.errors.labels("internal").inc()
-                conn.send(error("internal", "the server failed here", ref_of(text or "")))
+                conn.send(error("internal", "the server failed here", ref_of(raw or "")))
     except WebSocketDisconnect:
         pass
     finally:
