@@ -71,13 +71,16 @@ def shot(page: Any, name: str) -> None:
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
-def bench(browser: Any, server: str, variant: str, size: str) -> Any:
+def bench(browser: Any, server: str, variant: str, size: str, locale: str = "en-US") -> Any:
     """The room page of a fresh room (lobby: no game of its own), with a UI of `variant`
-    mounted on its game elements, fed by the test."""
+    mounted on its game elements, fed by the test; in the language of `locale`."""
     width, height = SIZES[size]
     phone = size == "phone"
     ctx = browser.new_context(
-        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone
+        viewport={"width": width, "height": height},
+        is_mobile=phone,
+        has_touch=phone,
+        locale=locale,
     )
     ctx.set_default_timeout(15000)
     page = ctx.new_page()

@@ -281,6 +281,20 @@ def seated_phone(browser: Any, server: str, made: dict[str, Any]) -> Any:
     return seated_page(browser, server, made, **PHONE)
 
 
+def ann_bob_and_a_computer(browser: Any, server: str) -> tuple[dict, dict, Any, Any]:
+    """A card game of Ann (the host), a computer and Bob, started: the create's and the
+    join's answers, and Ann's and Bob's pages on phones."""
+    made = http_json(
+        "POST", server + "/api/rooms", {"variant": "cards", "name": "Ann", "computers": ["easy"]}
+    )
+    code = made["code"]
+    bob = http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Bob"})
+    http_json("POST", f"{server}/api/rooms/{code}/start", {}, made["host_token"])
+    ann = seated_phone(browser, server, made)
+    bob_page = seated_phone(browser, server, {"code": code, "url": made["url"], **bob})
+    return made, bob, ann, bob_page
+
+
 def test_a_waiting_room_says_who_is_not_here(server: str, browser) -> None:
     """Before the start, a seat whose page is closed is "not here", not "reconnecting…"
     (nothing is waiting to reconnect to a game); the options are said once, in the header."""
@@ -351,14 +365,8 @@ def test_play_again_says_who_it_waits_for_and_whom_it_left_out(quick_rematch: st
     """Ann asks to play again: her page names who is not ready yet (Bob). Bob lets the offer
     run out: the next game starts without him, and his page says why he now watches."""
     server = quick_rematch
-    made = http_json(
-        "POST", server + "/api/rooms", {"variant": "cards", "name": "Ann", "computers": ["easy"]}
-    )
+    made, bob, ann, bob_page = ann_bob_and_a_computer(browser, server)
     code = made["code"]
-    bob = http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Bob"})
-    http_json("POST", f"{server}/api/rooms/{code}/start", {}, made["host_token"])
-    ann = seated_phone(browser, server, made)
-    bob_page = seated_phone(browser, server, {"code": code, "url": made["url"], **bob})
     # Bob reads the chat, at the foot of his phone's page, when the game ends: its result
     # is brought into his sight.
     bob_page.wait_for_selector("[data-testid=turn-status][data-seat]")
@@ -443,14 +451,8 @@ def test_who_left_is_told_the_next_game_went_on_without_them(quick_rematch: str,
     computer plays your seat" (false of the new game) and read "The new game started
     without Bob" of himself: it says the new game went on without him, in his words."""
     server = quick_rematch
-    made = http_json(
-        "POST", server + "/api/rooms", {"variant": "cards", "name": "Ann", "computers": ["easy"]}
-    )
+    made, _bob, ann, bob_page = ann_bob_and_a_computer(browser, server)
     code = made["code"]
-    bob = http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Bob"})
-    http_json("POST", f"{server}/api/rooms/{code}/start", {}, made["host_token"])
-    ann = seated_phone(browser, server, made)
-    bob_page = seated_phone(browser, server, {"code": code, "url": made["url"], **bob})
     bob_page.wait_for_selector("[data-testid=seat-tools]:not([hidden])")
     ann.evaluate(NEWS_SEEN)
     bob_page.on("dialog", lambda d: d.accept())

@@ -20,34 +20,12 @@ import pytest
 from app.rules import Game
 from app.rules.cards import Place
 from tests.e2e.conftest import http_json, seated_page, wait_for_js
-from tests.e2e.test_rules_v2_browser import MOUNT, SIZES, V2, feed, shot
+from tests.e2e.test_rules_v2_browser import V2, bench, feed, shot
 from tests.rules.cards_helpers import lay, set_hand
 from tests.rules.team_helpers import c, calm, carve, face_down, new, place, play
 from tests.server.helpers import team_pick
 
 NBSP = "\u00a0"
-
-
-def bench_in(browser: Any, server: str, variant: str, size: str, locale: str = "en-US") -> Any:
-    """`bench` of test_rules_v2_browser in a browser context of the given language."""
-    width, height = SIZES[size]
-    phone = size == "phone"
-    ctx = browser.new_context(
-        viewport={"width": width, "height": height},
-        is_mobile=phone,
-        has_touch=phone,
-        locale=locale,
-    )
-    ctx.set_default_timeout(15000)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    room = http_json("POST", server + "/api/rooms", {"variant": variant})
-    page.goto(server + room["url"])
-    page.wait_for_selector("[data-testid=conn-status][data-status=online]", state="attached")
-    page.evaluate(MOUNT, [variant, 0])
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
 
 
 def collecting_game() -> tuple[Game, list[dict[str, Any]]]:
@@ -79,7 +57,7 @@ def test_team_the_collect_news_names_the_treasure_as_the_move_list_does(
     """ "You collect dragon (1/24)": the news lacked the article the move list has
     ("collected the dragon"); French and German say it as their move list does."""
     game, events = collecting_game()
-    page = bench_in(browser, server, "team", "desktop", locale)
+    page = bench(browser, server, "team", "desktop", locale)
     last = {"seq": game.seq, "seat": 0, "action": {}, "events": events}
     for seat, words in ((0, own), (1, other)):
         page.evaluate("() => { window.__news = []; }")
@@ -125,7 +103,7 @@ def test_team_french_spells_are_named_as_the_rulebook_names_them(server: str, br
     # the room's own spell buttons, in a French page
     game = new(2, spell_red="switch")
     calm(game)
-    room = bench_in(browser, server, "team", "desktop", "fr-FR")
+    room = bench(browser, server, "team", "desktop", "fr-FR")
     feed(room, game, 0)
     assert room.text_content("[data-testid=spell-switch] .spell-name") == "Permutation"
     assert room.text_content("[data-testid=spell-push] .spell-name") == "Poussée"
@@ -318,7 +296,7 @@ def test_team_phone_the_ways_to_turn_a_tile_come_into_sight(server: str, browser
     game = new(2, spell_red="rotate")
     state = calm(game)
     carve(state, b3="NS")
-    page = bench_in(browser, server, "team", "phone")
+    page = bench(browser, server, "team", "phone")
     feed(page, game, 0)
     page.evaluate("() => window.scrollTo(0, 0)")
     page.click("[data-testid=spell-rotate]")
@@ -367,7 +345,7 @@ def test_team_a_greyed_arrow_says_why(
     face_down(state, "b7")
     legal = game.legal_actions(0)
     assert not any(a["type"] == "push" and a["side"] == "N" and a["index"] == 1 for a in legal)
-    page = bench_in(browser, server, "team", "desktop", locale)
+    page = bench(browser, server, "team", "desktop", locale)
     feed(page, game, 0)
     arrow = page.locator("[data-testid=arrow-N-1]")
     assert arrow.get_attribute("data-active") == "false"
