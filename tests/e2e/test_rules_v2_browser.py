@@ -22,7 +22,7 @@ import pytest
 from app.rules import Game
 from app.rules.cards import ENGINE, Place
 from tests.e2e.conftest import http_json, join_room, wait_for_js
-from tests.rules.cards_helpers import lay, set_hand
+from tests.rules.cards_helpers import lay, nothing_to_take, set_hand
 from tests.rules.helpers import arm_event
 
 SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
@@ -282,14 +282,7 @@ def test_cards_a_placement_that_may_take_nothing_says_why(server: str, browser) 
     """A card joined to one of its motif that may not go (the layout would come apart):
     the turn passed with no take step and no word, under an older move's news. Now the
     page says why nothing was taken, to the placer as theirs and to the others by name."""
-    game = Game.new("cards", ["Ann", "Bob"], "cards-seed", V2)
-    lay(game, {
-        (0, 0): ("owl", "I", "EW"),
-        (1, 0): ("ghost", "I", "EW"),
-        (2, 0): ("chest", "I", "EW"),
-    })  # fmt: skip
-    set_hand(game, 0, [("ghost", "T"), ("map", "I")])
-    action = Place(0, (3, 0), 0).to_dict()
+    game, action = nothing_to_take()
     events = game.apply(0, action)
     assert [e["type"] for e in events if e["type"] in ("no_take", "can_take")] == ["no_take"]
     last = {"seq": game.seq, "seat": 0, "action": action, "events": events}

@@ -18,10 +18,9 @@ from typing import Any
 import pytest
 
 from app.rules import Game
-from app.rules.cards import Place
 from tests.e2e.conftest import http_json, seated_page, wait_for_js
-from tests.e2e.test_rules_v2_browser import V2, bench, feed, shot
-from tests.rules.cards_helpers import lay, set_hand
+from tests.e2e.test_rules_v2_browser import bench, feed, shot
+from tests.rules.cards_helpers import nothing_to_take
 from tests.rules.team_helpers import c, calm, carve, face_down, new, place, play
 from tests.server.helpers import team_pick
 
@@ -173,14 +172,7 @@ def test_the_lobby_plays_the_team_edition_with_the_computer(
 
 def no_take_move() -> tuple[str, list[dict[str, Any]]]:
     """Ann places a ghost joined to the ghost at (1, 0), which may not go: nothing taken."""
-    game = Game.new("cards", ["Ann", "Bob"], "cards-seed", V2)
-    lay(game, {
-        (0, 0): ("owl", "I", "EW"),
-        (1, 0): ("ghost", "I", "EW"),
-        (2, 0): ("chest", "I", "EW"),
-    })  # fmt: skip
-    set_hand(game, 0, [("ghost", "T"), ("map", "I")])
-    action = Place(0, (3, 0), 0).to_dict()
+    game, action = nothing_to_take()
     notation = game.engine.notation(action)
     events = game.apply(0, action)
     assert any(e["type"] == "no_take" for e in events)

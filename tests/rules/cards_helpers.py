@@ -10,7 +10,7 @@ from typing import Any
 
 from app.rules import Game
 from app.rules.board import parse_open
-from app.rules.cards import DECK, CardsState, parse_action
+from app.rules.cards import DECK, CardsState, Place, parse_action
 
 JSON = dict[str, Any]
 Cell = tuple[int, int]
@@ -56,3 +56,16 @@ def play(game: Game, *notations: str) -> list[JSON]:
 
 def types(events: list[JSON]) -> list[str]:
     return [e["type"] for e in events]
+
+
+def nothing_to_take() -> tuple[Game, JSON]:
+    """Ann (rules version 2) is to place a ghost joined to the ghost at (1, 0), which may
+    not go (the layout would come apart): the turn passes with nothing taken."""
+    game = Game.new("cards", ["Ann", "Bob"], "cards-seed", {"rules_version": 2})
+    lay(game, {
+        (0, 0): ("owl", "I", "EW"),
+        (1, 0): ("ghost", "I", "EW"),
+        (2, 0): ("chest", "I", "EW"),
+    })  # fmt: skip
+    set_hand(game, 0, [("ghost", "T"), ("map", "I")])
+    return game, Place(0, (3, 0), 0).to_dict()
