@@ -314,7 +314,9 @@ export class CardsUI extends GameUI {
       minY = Math.min(minY, c.pos[1]); maxY = Math.max(maxY, c.pos[1]);
     }
     if (!v.layout.length) return { x: 0, y: 0, w: CELL, h: CELL };
-    const pad = 1.15 * CELL; // room for the free cells around the layout
+    // Room for the free cells around the layout while cards may still be placed there;
+    // a finished layout is shown as large as it fits.
+    const pad = (v.status === "playing" ? 1.15 : 0.35) * CELL;
     const box = {
       x: minX * CELL - pad, y: minY * CELL - pad,
       w: (maxX - minX + 1) * CELL + 2 * pad, h: (maxY - minY + 1) * CELL + 2 * pad,

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import http_json, join_room
+from tests.e2e.conftest import http_json, join_room, play_out, seated_page
 
 # Kept in the quick suite (`scripts/test`).
 pytestmark = pytest.mark.smoke
@@ -142,3 +142,32 @@ def test_the_zoom_tools_cover_no_square_on_a_phone(server: str, browser) -> None
             )
             assert apart, ([left, top, right, bottom], tools)
         context.close()
+
+
+def test_a_finished_layout_fills_the_board(server: str, browser) -> None:
+    """While cards may be placed, the view keeps a ring of free squares around the layout;
+    once the game is over there is nothing to place, and on a phone the ring (more than
+    two squares of a 390 px board) left the last layout's cards small. The finished layout
+    is shown with a thin margin only."""
+    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    body = {"variant": "cards", "name": "Ann", "computers": ["easy"], "start": True}
+    made = http_json("POST", server + "/api/rooms", body)
+    page = seated_page(browser, server, made, **phone)
+    page.wait_for_selector("[data-testid=board][data-legal=ready] .place-cell")
+    margin = """() => {
+      const board = document.querySelector("[data-testid=board]");
+      const [, , w, h] = board.getAttribute("viewBox").split(" ").map(Number);
+      const box = board.getBoundingClientRect();
+      const scale = Math.min(box.width / w, box.height / h);
+      const cards = [...board.querySelectorAll(".layout-card")];
+      const rects = cards.map((el) => el.getBoundingClientRect());
+      const right = Math.max(...rects.map((r) => r.right));
+      const span = (right - Math.min(...rects.map((r) => r.left))) / scale;
+      return w - span;
+    }"""
+    assert page.evaluate(margin) > 200  # the free squares' ring, both sides
+    play_out(server, made["code"], {0: made["token"]})
+    page.wait_for_selector("[data-testid=result-banner]:not([hidden])")
+    page.wait_for_timeout(300)
+    assert page.evaluate(margin) < 100  # a 100-unit square: less than one in all
+    page.context.close()
