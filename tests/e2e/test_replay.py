@@ -473,3 +473,36 @@ def test_back_from_a_replay_comes_back_to_the_same_page_of_the_list(
     )
     assert page.is_enabled("[data-testid=finished-newer]")
     page.close()
+
+
+def test_on_a_phone_the_step_buttons_stay_under_the_thumb(server: str, browser: Any) -> None:
+    """The move's lines above a phone's board and the analysis' note below it change
+    height at every step; the buttons under them moved by up to 150 px, and the next tap
+    at the same spot hit the board or the scrub bar. Ten taps at one spot are ten steps."""
+    from tests.server.test_games_turns import bot_record
+
+    record = bot_record("master", "e2e-thumb")
+    game_id = http_json("POST", server + "/api/games/import", record)["id"]
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = ctx.new_page()
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    page.evaluate("window.scrollTo(0, 200)")
+    button = page.locator("[data-testid=replay-next]").bounding_box()
+    assert button is not None and button["y"] + button["height"] <= 844, button
+    x, y = button["x"] + button["width"] / 2, button["y"] + button["height"] / 2
+    steps = []
+    for _ in range(10):
+        page.touchscreen.tap(x, y)
+        page.wait_for_timeout(150)
+        steps.append(at(page))
+    assert steps == list(range(1, 11)), steps
+    # the page ends above the bar: its last card is not under it
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    last = page.locator(".import-card").bounding_box()
+    bar = page.locator(".transport").bounding_box()
+    assert last is not None and bar is not None
+    assert last["y"] + last["height"] <= bar["y"], (last, bar)
+    ctx.close()
