@@ -58,3 +58,28 @@ export function unflash(el) {
   el.hidden = true;
   el.textContent = "";
 }
+
+/** The longest name the server takes, in characters (code points), as it counts them. */
+export const NAME_MAX = 32;
+
+/**
+ * Keep a name field to `NAME_MAX` characters as the server counts them. An input's own
+ * `maxlength` counts UTF-16 units: an emoji is two or more, so a name of emoji stopped
+ * at 16 while the rule and the field's counter allow 32. The field's `maxlength` is only
+ * a backstop (an astral character is two units), and the value is cut to 32 here, on
+ * the input, before any other listener reads it.
+ * @param {HTMLInputElement} input
+ * @returns {HTMLInputElement}
+ */
+export function limitName(input) {
+  input.maxLength = 2 * NAME_MAX;
+  input.addEventListener("input", () => fitName(input));
+  return input;
+}
+
+/** Cut the field's value to `NAME_MAX` characters (never inside a surrogate pair); the value. */
+export function fitName(input) {
+  const chars = [...input.value];
+  if (chars.length > NAME_MAX) input.value = chars.slice(0, NAME_MAX).join("");
+  return input.value;
+}

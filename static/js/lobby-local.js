@@ -6,7 +6,7 @@
  */
 
 import { api, saveToken } from "./api.js";
-import { byId, h } from "./dom.js";
+import { byId, fitName, h } from "./dom.js";
 import { formatList, t } from "./i18n.js";
 import { apiErrorWords } from "./error-words.js";
 import { enterRoom } from "./lobby-table.js";
@@ -43,9 +43,9 @@ function render() {
   els.list.replaceChildren(...rows.map((row, i) => {
     const n = i + 1;
     const name = h("input", {
-      class: "local-name", maxlength: "32", autocomplete: "off", "data-testid": `local-name-${i}`,
+      class: "local-name", maxlength: "64", autocomplete: "off", "data-testid": `local-name-${i}`,
       placeholder: t("local.player", { n }), "aria-label": t("local.name", { n }), hidden: row.kind !== "person",
-      on: { input: (ev) => { row.name = ev.target.value; } },
+      on: { input: (ev) => { row.name = fitName(ev.target); } },
     });
     name.value = row.name;
     const kind = h("select", {

@@ -5,7 +5,7 @@
  */
 
 import { saveToken } from "./api.js";
-import { byId, h } from "./dom.js";
+import { byId, h, limitName } from "./dom.js";
 import { formatList, t } from "./i18n.js";
 import { apiErrorWords } from "./error-words.js";
 import { LEVELS, optionsText, saveHostToken, shownName, tableApi } from "./table.js";
@@ -15,7 +15,7 @@ const els = {
   listed: byId("listed"),
   // The create form's name, the one name field of the page: "Play against the computer"
   // seats its player under it too.
-  name: byId("create-name"),
+  name: limitName(/** @type {HTMLInputElement} */ (byId("create-name"))),
   count: byId("vs-count"),
   level: byId("vs-level"),
   button: byId("vs-button"),

@@ -11,7 +11,7 @@ import { CardsUI } from "./cards.js";
 import { ClassicUI } from "./classic.js";
 import { MasterUI } from "./master.js";
 import { TeamUI } from "./team.js";
-import { byId, colorDot, flash, h, unflash } from "./dom.js";
+import { NAME_MAX, byId, colorDot, flash, h, limitName, unflash } from "./dom.js";
 import { ClockView, clockWords, setServerNow } from "./clock.js";
 import { apiErrorWords, errorWords } from "./error-words.js";
 import { FocusKeeper } from "./keyboard-focus.js";
@@ -49,7 +49,7 @@ const els = {
   lobbyHelp: byId("lobby-help"),
   seats: byId("seat-list"),
   joinForm: byId("join-form"),
-  joinName: byId("join-name"),
+  joinName: limitName(/** @type {HTMLInputElement} */ (byId("join-name"))),
   joinButton: byId("join-button"),
   start: byId("start-button"),
   lobbyError: byId("lobby-error"),
@@ -814,10 +814,10 @@ function renderSpectators() {
 function renderChatNote() {
   let note = document.getElementById("chat-note");
   if (!note) {
-    const name = h("input", {
-      id: "chat-name", maxlength: "32", autocomplete: "nickname", "data-testid": "chat-name",
+    const name = limitName(h("input", {
+      id: "chat-name", autocomplete: "nickname", "data-testid": "chat-name",
       value: localStorage.getItem("labyrinth:name") || "",
-    });
+    }));
     name.addEventListener("input", () => { name.dataset.typed = "1"; });
     note = h("div", { id: "chat-note", class: "chat-note", "data-testid": "chat-note" },
       h("p", { class: "chat-note-text" }),
@@ -885,7 +885,7 @@ function renderNameHelp() {
   const help = byId("join-name-help");
   const n = [...els.joinName.value].length;
   help.textContent = t("room.name_limit", { n });
-  help.dataset.full = n >= 32 ? "true" : "false";
+  help.dataset.full = n >= NAME_MAX ? "true" : "false";
 }
 
 async function join(ev) {

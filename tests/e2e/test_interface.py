@@ -613,6 +613,13 @@ def test_lobby_lists_read_cleanly(fresh_server: str, browser: Any, tmp_path: Pat
     assert page.input_value("[data-testid=join-name]") == "x" * 32
     help_text = page.text_content("[data-testid=join-name-help]")
     assert "32" in help_text and "32/32" in help_text
+    # counted in characters, as the server counts them: an emoji is one (it was two
+    # UTF-16 units to the field's maxlength, which stopped a name of emoji at 16)
+    page.fill("[data-testid=join-name]", "😀" * 20)
+    assert page.input_value("[data-testid=join-name]") == "😀" * 20
+    assert "20/32" in page.text_content("[data-testid=join-name-help]")
+    page.fill("[data-testid=join-name]", "😀" * 40)
+    assert page.input_value("[data-testid=join-name]") == "😀" * 32
 
 
 def test_replay_layout_holds(server: str, browser: Any) -> None:
