@@ -158,3 +158,32 @@ def test_a_team_turn_missed_through_spells_is_told_spell_by_spell(
         page.screenshot(path=str(Path(ARTEFACTS) / "analysis-team-390.png"), full_page=True)
     assert not errors, errors
     page.close()
+
+
+def test_a_right_to_left_name_keeps_its_numbers_after_it(server: str, browser: Any) -> None:
+    """A right-to-left name followed by a number took the number into its own run: the
+    summary read "12 أحمد turns". A name is isolated from its sentence."""
+    seed = "e2e-bidi"
+    game = Game.new("classic", ["أحمد", "Bob"], seed=seed)
+    rng = random.Random(seed)
+    while game.to_move is not None:
+        seat = game.to_move
+        game.apply(seat, choose("classic", "easy", game.view(seat), game.legal_actions(seat), rng))
+    game_id = http_json("POST", server + "/api/games/import", game.record())["id"]
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('[data-testid="analysis-summary"] li[data-seat="0"]')
+    name_right, digits_left = page.evaluate(
+        """() => {
+          const li = document.querySelector('[data-testid="analysis-summary"] li[data-seat="0"]');
+          const name = li.querySelector("strong").getBoundingClientRect();
+          const text = li.lastChild;  // " 12 turns · ..."
+          const at = text.textContent.search(/[0-9]/);
+          const range = document.createRange();
+          range.setStart(text, at);
+          range.setEnd(text, at + 1);
+          return [name.right, range.getBoundingClientRect().left];
+        }"""
+    )
+    assert digits_left >= name_right - 1, (name_right, digits_left)
+    page.close()
