@@ -187,3 +187,27 @@ def test_a_right_to_left_name_keeps_its_numbers_after_it(server: str, browser: A
     )
     assert digits_left >= name_right - 1, (name_right, digits_left)
     page.close()
+
+
+def test_a_move_s_two_marks_leave_its_words_room(server: str, browser: Any) -> None:
+    """On a desktop the move list is the narrow left column; a move marked twice ("missed"
+    and "gift", longer in German) had its two badges side by side and 57 px left for its
+    words, which broke a name inside ("Comp / uter"). The marks stack; entries keep one
+    height."""
+    game_id = http_json("POST", server + "/api/games/import", beginners_record("e2e-marks"))["id"]
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="de")
+    page = context.new_page()
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector(".replay-entry .analysis-badge + .analysis-badge")
+    widths, heights = page.evaluate(
+        """() => {
+          const entries = [...document.querySelectorAll('.replay-entry:not(.current)')]
+            .filter((e) => e.querySelector(".analysis-badge + .analysis-badge"));
+          return [entries.map((e) => e.querySelector(".log-text").getBoundingClientRect().width),
+                  [...document.querySelectorAll('.replay-entry:not(.current)')]
+                    .map((e) => e.offsetHeight)];
+        }"""
+    )
+    assert widths and min(widths) >= 110, widths
+    assert len(set(heights)) == 1, set(heights)
+    context.close()
