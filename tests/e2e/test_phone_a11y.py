@@ -531,3 +531,29 @@ def test_the_connection_dot_keeps_to_the_name_s_line(server: str, browser: Any) 
         assert row["dot"]["right"] <= row["line"] + 1, row
     assert page.errors == []
     page.context.close()
+
+
+@pytest.mark.parametrize("variant", ["classic", "cards"])
+def test_a_new_room_s_invite_link_is_at_the_top_of_a_phone(
+    server: str, browser: Any, variant: str
+) -> None:
+    """A new room waits for its players: on a phone its host found the link to invite them
+    after the seats, the host's settings and the chat, 1,300 px down. A seated player has
+    it right under the room's name; a visitor who has not joined has the form to join
+    first, then the link, then the chat."""
+    made = http_json("POST", server + "/api/rooms", {"variant": variant, "name": "Ann"})
+    tops = """() => Object.fromEntries(["share-card", "lobby-panel"].map((id) =>
+        [id, document.getElementById(id).getBoundingClientRect().top])
+      .concat([["chat", document.querySelector(".chat").getBoundingClientRect().top]]))"""
+    host = seated_page(browser, server, made, **PHONE)
+    host.wait_for_selector("#room-page[data-phase=lobby][data-watching=false]")
+    at = host.evaluate(tops)
+    assert at["share-card"] < at["lobby-panel"] < at["chat"], at
+    assert at["share-card"] < 400, at
+    host.context.close()
+    visitor = browser.new_context(**PHONE).new_page()
+    visitor.goto(server + made["url"])
+    visitor.wait_for_selector("#room-page[data-phase=lobby][data-watching=true]")
+    at = visitor.evaluate(tops)
+    assert at["lobby-panel"] < at["share-card"] < at["chat"], at
+    visitor.context.close()
