@@ -246,9 +246,15 @@ function renderAfterGame(room, seat, token) {
     after = {
       game: room.game_id,
       replay: h("a", { class: "button secondary", "data-testid": "watch-replay", href: `/replay/${encodeURIComponent(room.game_id)}` }, t("room.watch_replay")),
-      status: h("p", { class: "rematch-status", "data-testid": "rematch-status" }),
+      // Focusable by script: where a keyboard player's focus goes when the button they
+      // pressed ("Play again") is taken away by their own acceptance.
+      status: h("p", { class: "rematch-status", "data-testid": "rematch-status", tabindex: "-1" }),
       key: null,
       button: null,
+      /** The status is to take the focus once it is shown (the button pressed is gone). */
+      focusStatus: false,
+      /** What a screen reader was last told of the offer ("" before any). */
+      told: "",
       // "No thanks": the offer need not wait its minute for someone who will not play
       // again (their seat is freed; the others may all have accepted already).
       decline: h("button", {
@@ -276,12 +282,16 @@ function renderAfterGame(room, seat, token) {
       type: "button", class: "primary", "data-testid": "play-again",
       on: {
         click: async (ev) => {
-          ev.target.disabled = true;
+          const button = /** @type {HTMLButtonElement} */ (ev.currentTarget);
+          const pressed = document.activeElement === button;
+          button.disabled = true;
           try {
             // One by one: the last acceptance starts the next game.
             for (const each of ctx.tokens && ctx.tokens.length ? ctx.tokens : [token]) await tableApi.rematch(ctx.code, each);
+            if (pressed || document.activeElement === document.body) focusStatus();
           } catch (err) {
-            ev.target.disabled = false;
+            button.disabled = false;
+            if (pressed) button.focus();
             fail(err);
           }
         },
@@ -300,6 +310,41 @@ function renderAfterGame(room, seat, token) {
   const parts = [after.replay, after.button, declines ? after.decline : null, offer ? after.status : null].filter(Boolean);
   const shown = [...panel.children];
   if (shown.length !== parts.length || shown.some((el, i) => el !== parts[i])) panel.replaceChildren(...parts);
+  if (after.focusStatus && after.status.isConnected) {
+    after.focusStatus = false;
+    after.status.focus();
+  }
+  tellOffer(room, offer, seat, mine, declines);
+}
+
+/** After one's own "Play again": the focus goes to the offer's status ("You are ready to
+ * play again. Waiting for Bob.") rather than to the top of the page, now or once shown. */
+function focusStatus() {
+  if (!after) return;
+  if (after.status.isConnected) after.status.focus();
+  else after.focusStatus = true;
+}
+
+/**
+ * The offer is said to a screen reader when it starts and when one's own acceptance is
+ * taken (the status line is no live region: its countdown changes every second). Bob's
+ * page showed "Accept: play again" silently.
+ */
+function tellOffer(room, offer, seat, mine, declines) {
+  if (!ctx.say) return;
+  const told = !offer || seat === null ? "" : mine ? "mine" : "asked";
+  if (told === after.told) return;
+  after.told = told;
+  if (told === "asked") {
+    const names = room.seats.filter((s) => offer.accepted.includes(s.seat) && !(ctx.seats || [seat]).includes(s.seat)).map((s) => seatName(s));
+    const choose = declines
+      ? t("room.rematch_choose", { accept: t("room.accept_again"), decline: t("room.rematch_decline") })
+      : t("room.rematch_choose_accept", { accept: t("room.accept_again") });
+    ctx.say(`${t("room.rematch_offered", { n: names.length, names: formatList(names) })} ${choose}`);
+  } else if (told === "mine") {
+    const waiting = waitingFor(room, offer, seat);
+    ctx.say([t("room.rematch_mine"), waiting ? waiting.textContent : ""].join(" "));
+  }
 }
 
 /** " Waiting for Bob and Cat.": who the offer still waits for, by name ("2 of 3 ready"

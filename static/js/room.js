@@ -90,6 +90,8 @@ const els = {
 
 const app = {
   token: passAndPlay ? null : loadToken(code),
+  /** The game's keeper of a keyboard player's focus (made with the game's page). */
+  focusKeeper: /** @type {FocusKeeper|null} */ (null),
   /** @type {number|null} */
   seat: null,
   /** @type {object|null} the room as last sent */
@@ -183,6 +185,7 @@ function createGameUI() {
   // Every redraw, whatever asked for it, keeps a keyboard player's place.
   const keeper = new FocusKeeper(byId("room-page"), byId("board"), NEXT_CONTROLS);
   keeper.adopt();
+  app.focusKeeper = keeper;
   const render = ui.render.bind(ui);
   ui.render = (...args) => {
     keeper.save();
@@ -665,6 +668,7 @@ function setRoom(room) {
     app.finishedSeats = { game: room.game_id, seats: room.seats };
   }
   noteRematchWithout(app.room, room);
+  takeUpFocusForNextGame(app.room, room);
   app.room = room;
   // The room opened again (too few stayed for the next game): the game shown is over and
   // gone, and the page is the lobby's until the next one starts.
@@ -732,6 +736,21 @@ function noteRematchWithout(before, after) {
   app.rematchNews = others.length < without.length
     ? t("room.rematch_without_you")
     : t("room.rematch_without", { names: formatList(others.map((s) => shownName(s.name))) });
+}
+
+/**
+ * "Play again" started the next game: a keyboard player's focus was in the last game's
+ * panel (the status line their acceptance moved it to, or the button they pressed), which
+ * goes away now; it is taken up by the new game's first control, as at a first start,
+ * rather than dropped to the top of the page.
+ */
+function takeUpFocusForNextGame(before, after) {
+  if (!before || before.status !== "finished" || after.status !== "playing" || after.game_id === before.game_id) return;
+  if (!app.focusKeeper) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && !byId("after-game").contains(active)) return;
+  if (active && active !== document.body) /** @type {HTMLElement} */ (active).blur();
+  app.focusKeeper.adopt();
 }
 
 function forgetGame() {
@@ -840,7 +859,10 @@ function renderLobby() {
   const room = app.room;
   if (!room) return;
   const tokens = passAndPlay ? socket.tokens() : null;
-  renderTable({ code, variant, room, seat: app.seat, seats: ownSeats(), token: app.token, tokens, showError, redraw: renderLobby });
+  renderTable({
+    code, variant, room, seat: app.seat, seats: ownSeats(), token: app.token, tokens, showError, redraw: renderLobby,
+    say: (text) => announcer.say(text),
+  });
   const seated = app.seat !== null;
   const seats = room.seats;
   els.seats.replaceChildren();

@@ -511,3 +511,45 @@ def test_no_thanks_to_play_again_starts_the_others_game_at_once(
     assert [s["name"] for s in room["seats"]] == ["Ann", "Computer (easy)"]
     ann.context.close()
     bob_page.context.close()
+
+
+def test_play_again_by_keyboard_keeps_the_focus_and_is_said(server: str, browser) -> None:
+    """A keyboard player's "Play again" was taken away by their own acceptance, and the
+    focus fell to the top of the page; the offer reached the other player silently; and
+    the new game left both pages' focus nowhere. The status takes the focus, the offer and
+    the acceptance are said, and the new game takes the focus up."""
+    made = http_json("POST", server + "/api/rooms", {"variant": "cards", "name": "Ann"})
+    code = made["code"]
+    bob = http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Bob"})
+    http_json("POST", f"{server}/api/rooms/{code}/start", {}, made["host_token"])
+    pages = []
+    for seat in (made, {"code": code, "url": made["url"], **bob}):
+        context = browser.new_context(**DESKTOP)
+        context.add_init_script(SAID)
+        context.add_init_script(
+            f"localStorage.setItem('labyrinth:token:{code}', '{seat['token']}')"
+        )
+        page = context.new_page()
+        page.goto(server + made["url"])
+        page.wait_for_selector("[data-testid=turn-status][data-seat]")
+        pages.append(page)
+    ann, bob_page = pages
+    play_out(server, code, {0: made["token"], 1: bob["token"]})
+    focused = (
+        "() => { const a = document.activeElement; return a && a.getAttribute('data-testid') }"
+    )
+    ann.focus("[data-testid=play-again]")
+    ann.keyboard.press("Enter")
+    wait_for_js(ann, f"() => ({focused})() === 'rematch-status'")
+    wait_for_js(ann, "() => window.__said.some((s) => s.includes('Waiting for Bob.'))")
+    wait_for_js(bob_page, "() => window.__said.some((s) => s.includes('Ann would play again.'))")
+    bob_page.focus("[data-testid=play-again]")
+    bob_page.keyboard.press("Enter")
+    for page in (ann, bob_page):
+        page.wait_for_selector("[data-testid=result-banner]", state="hidden")
+        wait_for_js(
+            page,
+            "() => document.activeElement && document.activeElement !== document.body"
+            " && document.getElementById('room-page').contains(document.activeElement)",
+        )
+        page.context.close()
