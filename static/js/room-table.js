@@ -131,11 +131,29 @@ async function removeSeat(number, mine) {
   leaving = mine;
   if (armed) clearTimeout(armed.timer);
   armed = null;
+  const pressed = document.activeElement && document.activeElement.closest ? document.activeElement.closest("button") : null;
   try {
     await tableApi.removeSeat(ctx.code, number, mine && !hostToken ? ctx.token : hostToken || ctx.token);
+    // The seat's button went with its seat: a keyboard player's focus goes on in the
+    // host's panel (Add a computer), not to the top of the page.
+    if (pressed && (!pressed.isConnected || document.activeElement === document.body)) focusAfterRemoval();
   } catch (err) {
     leaving = false;
     fail(err);
+  }
+}
+
+/** Where the focus goes once a seat's Remove is gone: Add, else the seat list. */
+function focusAfterRemoval() {
+  const add = /** @type {HTMLButtonElement|null} */ (document.querySelector("[data-testid=add-computer]"));
+  if (add && !add.disabled && add.offsetParent !== null) {
+    add.focus();
+    return;
+  }
+  const seats = document.getElementById("seat-list");
+  if (seats) {
+    if (!seats.hasAttribute("tabindex")) seats.setAttribute("tabindex", "-1");
+    seats.focus();
   }
 }
 
@@ -200,6 +218,10 @@ function renderHostPanel(room) {
   // Do not rebuild under the user's hands (an open select would close).
   if (panel.contains(document.activeElement) && panel.dataset.options === JSON.stringify(room.options)) return;
   panel.dataset.options = JSON.stringify(room.options);
+  // An option changed by the host's own hand (an arrow key on a list changes it at once)
+  // is drawn again: the focus stays on that control (it fell to the top of the page, and
+  // the next arrow key went nowhere).
+  const focused = panel.contains(document.activeElement) ? document.activeElement.id : "";
   const variant = ctx.variant;
   const full = room.seats.length >= variant.maxPlayers;
   const level = h("select", { id: "computer-level", "data-testid": "computer-level", on: { change: (ev) => { pickedLevel = ev.target.value; } } },
@@ -226,6 +248,8 @@ function renderHostPanel(room) {
         on: { click: () => tableApi.addComputer(ctx.code, hostToken, level.value).catch(fail) },
       }, t("room.add"))),
   ].filter(Boolean));
+  const again = focused ? document.getElementById(focused) : null;
+  if (again && panel.contains(again)) again.focus();
 }
 
 /**

@@ -553,3 +553,35 @@ def test_play_again_by_keyboard_keeps_the_focus_and_is_said(server: str, browser
             " && document.getElementById('room-page').contains(document.activeElement)",
         )
         page.context.close()
+
+
+def test_the_host_s_panel_keeps_a_keyboard_player_s_focus(server: str, browser) -> None:
+    """An arrow key on one of the host's lists changes the option at once; the panel was
+    drawn again with it and the focus fell to the top of the page (the next arrow key went
+    nowhere). And removing a computer took its button, and the focus, away."""
+    made = http_json("POST", server + "/api/rooms", {"variant": "team", "name": "Ann"})
+    code = made["code"]
+    http_json("POST", f"{server}/api/rooms/{code}/computers", {"level": "easy"}, made["host_token"])
+    context = browser.new_context(**DESKTOP)
+    context.add_init_script(
+        f"localStorage.setItem('labyrinth:token:{code}', '{made['token']}');"
+        f"localStorage.setItem('labyrinth:host:{code}', '{made['host_token']}')"
+    )
+    page = context.new_page()
+    page.goto(server + made["url"])
+    page.wait_for_selector("[data-testid=room-opt-mode]")
+    before = http_json("GET", f"{server}/api/rooms/{code}")["options"].get("mode")
+    page.focus("[data-testid=room-opt-mode]")
+    page.keyboard.press("ArrowDown")
+    for _ in range(50):
+        if http_json("GET", f"{server}/api/rooms/{code}")["options"].get("mode") != before:
+            break
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(500)  # the room's news drew the panel again
+    focused = "() => document.activeElement && document.activeElement.getAttribute('data-testid')"
+    assert page.evaluate(focused) == "room-opt-mode"
+    page.focus("[data-testid=remove-seat-1]")
+    page.keyboard.press("Enter")
+    wait_for_js(page, "() => !document.querySelector('[data-testid=remove-seat-1]')")
+    wait_for_js(page, f"() => ({focused})() === 'add-computer'")
+    context.close()
