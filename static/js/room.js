@@ -561,9 +561,15 @@ function onSeatMoved(msg) {
   renderDuringGame();
 }
 
+/** A device link is being asked for (the button stays focusable meanwhile: a disabled
+ * button lost a keyboard player's focus to the top of the page). */
+let deviceAsking = false;
+
 async function openDeviceLink() {
-  if (!app.token) return;
-  els.deviceButton.disabled = true;
+  if (!app.token || deviceAsking) return;
+  deviceAsking = true;
+  els.deviceButton.setAttribute("aria-disabled", "true");
+  const pressed = document.activeElement === els.deviceButton;
   try {
     const res = await api.deviceLink(code, app.token);
     els.deviceLink.value = res.url;
@@ -577,10 +583,14 @@ async function openDeviceLink() {
     svg.removeAttribute("height");
     els.deviceQr.replaceChildren(document.importNode(svg, true));
     els.devicePanel.hidden = false;
+    els.deviceButton.setAttribute("aria-expanded", "true");
+    // The link is the next thing to take (copy it, or read it out): its label says what it is.
+    if (pressed) els.deviceLink.focus();
   } catch (err) {
     showError(apiErrorWords(err));
   } finally {
-    els.deviceButton.disabled = false;
+    deviceAsking = false;
+    els.deviceButton.removeAttribute("aria-disabled");
   }
 }
 

@@ -585,3 +585,25 @@ def test_the_host_s_panel_keeps_a_keyboard_player_s_focus(server: str, browser) 
     wait_for_js(page, "() => !document.querySelector('[data-testid=remove-seat-1]')")
     wait_for_js(page, f"() => ({focused})() === 'add-computer'")
     context.close()
+
+
+def test_continue_on_another_device_by_keyboard(server: str, browser) -> None:
+    """The button was disabled while its link was asked for, which dropped a keyboard
+    player's focus to the top of the page, and the panel came unsaid: the focus goes to
+    the link, and the button says the panel is open."""
+    made = http_json(
+        "POST",
+        server + "/api/rooms",
+        {"variant": "classic", "name": "Ann", "computers": ["easy"], "start": True},
+    )
+    page = seated_page(browser, server, made, **DESKTOP)
+    page.wait_for_selector("[data-testid=device-button]:visible")
+    button = page.locator("[data-testid=device-button]")
+    assert button.get_attribute("aria-expanded") == "false"
+    page.focus("[data-testid=device-button]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=device-panel]:not([hidden])")
+    wait_for_js(page, "() => document.activeElement.id === 'device-link'")
+    assert button.get_attribute("aria-expanded") == "true"
+    assert page.input_value("[data-testid=device-link]").startswith(server)
+    page.context.close()
