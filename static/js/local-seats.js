@@ -157,6 +157,15 @@ export class LocalSeatsSocket extends EventTarget {
     this.room = null;
     this.view = null;
     this.started = false;
+    /** the primary's last view was of a finished game: a playing view now is a new game's */
+    this.over = false;
+    /**
+     * A new game ("Play again") began behind the shield: nobody's view of it is shown until
+     * one is asked for (a tap, or a computer's turn in a spectator's view). The last game's
+     * seat stayed shown, and its new hand or target was on the screen, in front of the
+     * whole table, before the shield came up (or, when that seat moved first, at all).
+     */
+    this.veiled = false;
   }
 
   add({ seat, token, name }) {
@@ -360,8 +369,14 @@ export class LocalSeatsSocket extends EventTarget {
   /** A state of `entry`'s view: the awaited view arriving, or the next of the one shown. */
   onState(entry, msg) {
     const seat = entry.seat;
-    if (seat === this.awaiting && Array.isArray(msg.history)) {
+    const asked = seat === this.awaiting && Array.isArray(msg.history);
+    const playing = !!msg.view && msg.view.status === "playing";
+    // A new game's views, from any socket and before the primary's has decided, wait for
+    // the view the device asks for.
+    if (this.secrets && playing && (this.over || this.veiled) && !asked) return;
+    if (asked) {
       // The view asked for (after the tap, or without a shield): the page switches to it.
+      if (playing) this.veiled = false;
       this.shown = seat;
       this.awaiting = null;
       if (seat !== WATCH) this.holder = seat;
@@ -416,24 +431,35 @@ export class LocalSeatsSocket extends EventTarget {
     if (view.status !== "playing") {
       // A finished game shows everything to everyone: no shield is needed any more, and
       // a seat's page (not the watcher's) offers "Play again".
+      this.over = true;
       if (this.pending !== null) this.reveal();
       else if (heading === null || heading === WATCH) this.showNow(target);
       return;
     }
+    if (this.over) {
+      // "Play again": the next game is dealt in front of the whole table.
+      this.over = false;
+      if (this.secrets) {
+        this.veiled = true;
+        clearTimeout(this.passTimer);
+        this.passTimer = null;
+      }
+    }
+    const veiled = this.veiled;
     const actor = actorOf(view);
     if (actor === null || !this.plays(actor)) {
       // A computer's (or a remote player's) turn: with secrets, in a spectator's view;
       // without, in the view already shown.
-      if (this.secrets && heading !== WATCH) this.showNow(WATCH);
+      if (this.secrets && (heading !== WATCH || veiled)) this.showNow(WATCH);
       else if (heading === null) this.showNow(target);
       return;
     }
-    if (actor === heading) return;
+    if (actor === heading && !veiled) return;
     // The device changes hands only for another person: after a computer's turn (Master:
     // a computer's duel in the middle of a person's turn) the same person plays on.
-    const sameHands = heading === WATCH && actor === this.holder;
+    const sameHands = heading === WATCH && actor === this.holder && !veiled;
     if (!this.secrets || sameHands) this.showNow(actor);
-    else if (this.lookMs > 0 && heading !== null && heading !== WATCH && heading === this.shown) this.passAfterLook(actor);
+    else if (!veiled && this.lookMs > 0 && heading !== null && heading !== WATCH && heading === this.shown) this.passAfterLook(actor);
     else this.pass(actor, view);
   }
 

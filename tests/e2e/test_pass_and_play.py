@@ -890,3 +890,60 @@ def test_the_device_says_the_dice_after_its_own_seats_move(server: str, browser)
     assert said["stoodIn"] == [] and said["another"] == [], said
     assert errors == []
     page.context.close()
+
+
+# A game ends with Cy's view shown; "Play again" deals the next one: its first states reach
+# the device (Cy's socket first) with `first` to move.
+NEW_GAME = """async (first) => {
+  const { LocalSeatsSocket } = await import("/static/js/local-seats.js");
+  const seats = [{ seat: 0, token: "a", name: "Ann" }, { seat: 1, token: "c", name: "Cy" }];
+  const s = new LocalSeatsSocket("nowhere", seats, { secrets: true, lookMs: 400 });
+  const log = [];
+  s.addEventListener("pass", (e) => log.push(`pass ${e.detail.name}`));
+  s.addEventListener("message", (e) => {
+    const m = e.detail;
+    if (m.type === "state") log.push(`state ${m.seq} as ${m.view.you} ${m.view.status}`);
+  });
+  const players = ["Ann", "Cy"].map((name, seat) => ({ seat, name, color: "red" }));
+  const state = (you, seq, actor, history) => ({
+    type: "state", seq, ...(history ? { history: [] } : {}),
+    view: { status: actor === null ? "finished" : "playing", seq, you, players,
+            turn: actor === null ? null : { seat: actor, actor, phase: "x" } },
+  });
+  const room = { status: "playing", seats: [] };
+  for (const seat of [0, 1]) s.onMessage(s.local.get(seat), { type: "welcome", seat, room });
+  s.onMessage(s.local.get(0), state(0, 0, 1, true));  // Cy to play
+  s.reveal();
+  s.onMessage(s.local.get(1), state(1, 0, 1, true));
+  log.push("-- over");
+  s.onMessage(s.local.get(1), state(1, 1, null));  // Cy's move ends the game
+  s.onMessage(s.local.get(0), state(0, 1, null));
+  log.push("-- again");
+  s.onMessage(s.local.get(1), state(1, 0, first));
+  s.onMessage(s.local.get(0), state(0, 0, first));
+  log.push("-- at once");
+  await new Promise((done) => setTimeout(done, 600));
+  s.reveal();
+  s.onMessage(s.local.get(first), state(first, 0, first, true));
+  return log;
+}"""
+
+
+@pytest.mark.parametrize(("first", "name"), [(1, "Cy"), (0, "Ann")])
+def test_play_again_deals_the_next_game_behind_the_shield(
+    server: str, browser, first: int, name: str
+) -> None:
+    """At a game's end everyone looks at the screen. "Play again" left the last seat's view
+    shown: its new hand or target came up in front of the table, for the look's 1.5 s
+    before the shield, or for good when that seat moved first. No view of the new game
+    is shown before the shield's tap."""
+    page, errors = _module_page(browser, server)
+    log = page.evaluate(NEW_GAME, first)
+    again = log[log.index("-- again") + 1 :]
+    assert again == [
+        f"pass {name}",
+        "-- at once",
+        f"state 0 as {first} playing",
+    ], log
+    assert errors == []
+    page.context.close()
