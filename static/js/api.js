@@ -103,6 +103,11 @@ export function saveToken(code, token) {
 /** How long a connection may take to open before it is given up and tried again. */
 const OPEN_TIMEOUT_MS = 8000;
 
+/** How often an open connection asks the server for a sign of life (idle proxies keep it
+ * open too), and how long it waits for one before taking the connection for dead. */
+const PING_EVERY_MS = 20000;
+const PONG_TIMEOUT_MS = 10000;
+
 /**
  * The room's WebSocket. Sends `hello` on every (re)connection with the current token,
  * reconnects with exponential backoff when the connection drops, and pings now and then
@@ -128,12 +133,26 @@ export class RoomSocket extends EventTarget {
     this.retryTimer = null;
     this.openTimer = null;
     this.pingTimer = null;
+    this.pongTimer = null;
+    /** when the open connection was last heard from (any message, a pong included) */
+    this.heard = 0;
     this.stopped = false;
     this.status = "connecting";
     // Hellos sent, and the `id` of the last: a welcome answers one by its `ref`.
     this.hellos = 0;
     this.lastHello = null;
     window.addEventListener("online", () => this.reconnectNow());
+    // A network gone (the browser knows it) leaves an open socket silent, not closed: the
+    // page kept "Connected" on a stale position, its moves queued in the socket. It is
+    // dropped at once, and tried again until the network is back.
+    window.addEventListener("offline", () => {
+      if (this.ws) this.lost(this.ws);
+    });
+    // A page that comes back to the front (a phone's tab left for the night) checks its
+    // connection at once rather than at the next ping.
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && this.ws && this.ws.readyState === WebSocket.OPEN) this.beat(this.ws);
+    });
   }
 
   get url() {
@@ -165,11 +184,13 @@ export class RoomSocket extends EventTarget {
     }, OPEN_TIMEOUT_MS);
     ws.addEventListener("open", () => {
       clearTimeout(this.openTimer);
+      this.heard = Date.now();
       this.hello();
       clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+      this.pingTimer = setInterval(() => this.beat(ws), PING_EVERY_MS);
     });
     ws.addEventListener("message", (ev) => {
+      if (this.ws === ws) this.heard = Date.now();
       let msg;
       try {
         msg = JSON.parse(ev.data);
@@ -191,6 +212,7 @@ export class RoomSocket extends EventTarget {
       if (this.ws !== ws) return;
       clearTimeout(this.openTimer);
       clearInterval(this.pingTimer);
+      clearTimeout(this.pongTimer);
       this.ws = null;
       if (ev.code === 4404) {
         // The room does not exist: retrying cannot help.
@@ -213,6 +235,39 @@ export class RoomSocket extends EventTarget {
     const seated = hello.token ? null : this.getSeated();
     if (seated) hello.seated = seated;
     return this.send(hello);
+  }
+
+  /**
+   * Ask for a sign of life; none within `PONG_TIMEOUT_MS` (nothing at all heard since the
+   * ping) and the connection is taken for dead. A socket over a network that vanished
+   * (a laptop's Wi-Fi gone, a phone between cells) is not closed for minutes: the page
+   * said "Connected" while the others played on and the computer played its turn.
+   * @param {WebSocket} ws
+   */
+  beat(ws) {
+    if (this.ws !== ws || ws.readyState !== WebSocket.OPEN) return;
+    const asked = Date.now();
+    this.send({ type: "ping" });
+    clearTimeout(this.pongTimer);
+    this.pongTimer = setTimeout(() => {
+      if (this.ws === ws && this.heard < asked) this.lost(ws);
+    }, PONG_TIMEOUT_MS);
+  }
+
+  /** Give up a connection that no longer carries anything, and try again (the page is
+   * told "reconnecting"; the next welcome resyncs it). */
+  lost(ws) {
+    if (this.ws !== ws) return;
+    clearTimeout(this.openTimer);
+    clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
+    this.ws = null;
+    try {
+      ws.close();
+    } catch {
+      /* already closing */
+    }
+    if (!this.stopped) this.scheduleRetry();
   }
 
   /** Send one message; false when the socket is not open. */
@@ -247,6 +302,7 @@ export class RoomSocket extends EventTarget {
     this.stopped = true;
     clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
     if (this.ws) this.ws.close();
     this.ws = null;
   }
