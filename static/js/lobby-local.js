@@ -72,7 +72,11 @@ function render() {
 function renderAside(max) {
   const note = els.aside;
   note.hidden = !aside.length;
-  const names = aside.map((row) => (row.kind === "person" ? row.name.trim() || "?" : t("local.computer", { level: t(`level.${row.kind}`) })));
+  // The rows set aside are the list's last, in order: an unnamed one is called by the
+  // number its field showed ("Player 6"), not "?".
+  const names = aside.map((row, k) => (row.kind === "person"
+    ? row.name.trim() || t("local.player", { n: max + 1 + k })
+    : t("local.computer", { level: t(`level.${row.kind}`) })));
   note.textContent = aside.length ? t("local.aside", { max, names: formatList(names) }) : "";
 }
 

@@ -780,6 +780,11 @@ def test_a_game_for_fewer_players_sets_names_aside_not_away(server: str, browser
     values = [page.input_value(f"[data-testid=local-name-{i}]") for i in range(6)]
     assert values == names
     assert page.locator("[data-testid=local-aside]").is_hidden()
+    # an unnamed row set aside is called by its number, as its field was ("?" before)
+    page.fill("[data-testid=local-name-5]", "")
+    page.select_option("[data-testid=variant-select]", "classic")
+    aside = page.text_content("[data-testid=local-aside]")
+    assert aside == "Set aside, as this game takes at most 4 players: Eve and Player 6.", aside
     assert errors == []
     page.context.close()
 
