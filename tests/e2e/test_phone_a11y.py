@@ -557,3 +557,29 @@ def test_a_new_room_s_invite_link_is_at_the_top_of_a_phone(
     at = visitor.evaluate(tops)
     assert at["lobby-panel"] < at["share-card"] < at["chat"], at
     visitor.context.close()
+
+
+def test_what_a_screen_reader_and_a_finger_get_of_the_room_s_frame(server: str, browser) -> None:
+    """Headings are named by their titles (the move list's was "Moves Move 12", a name that
+    changed at every move), the rules menu's arrow is no word ("Rules ▾"), the room's
+    "Rules" link is a finger's target (it was 21 px tall), and with larger text the
+    header's menu no longer runs under the language list."""
+    made = http_json(
+        "POST",
+        server + "/api/rooms",
+        {"variant": "classic", "name": "Ann", "computers": ["easy"], "start": True},
+    )
+    page = seated_page(browser, server, made, locale="fr", **PHONE)
+    page.wait_for_selector("[data-testid=turn-status][data-seat]")
+    assert page.get_by_role("heading", name="Coups", exact=True).count() == 1
+    assert "▾" not in page.locator(".site-nav").aria_snapshot()
+    link = page.locator("[data-testid=rules-link]").bounding_box()
+    assert link is not None and link["height"] >= 24, link
+    page.add_style_tag(content="html { font-size: 150% }")
+    page.wait_for_timeout(200)
+    menu = page.locator(".rules-menu summary").bounding_box()
+    picker = page.locator(".lang-picker").bounding_box()
+    assert menu is not None and picker is not None
+    apart = menu["x"] + menu["width"] <= picker["x"] or menu["y"] + menu["height"] <= picker["y"]
+    assert apart, (menu, picker)
+    page.context.close()
