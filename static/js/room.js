@@ -14,7 +14,7 @@ import { TeamUI } from "./team.js";
 import { NAME_MAX, byId, colorDot, flash, h, limitName, unflash } from "./dom.js";
 import { ClockView, clockWords, setServerNow } from "./clock.js";
 import { apiErrorWords, errorWords } from "./error-words.js";
-import { FocusKeeper } from "./keyboard-focus.js";
+import { FocusKeeper, usingKeyboard } from "./keyboard-focus.js";
 import { askNotifications, canAskNotifications, isMuted, setMuted, TurnNotifier } from "./notify.js";
 import { connMark, lostWords, presenceChanges } from "./presence.js";
 import { formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
@@ -92,6 +92,8 @@ const app = {
   token: passAndPlay ? null : loadToken(code),
   /** The game's keeper of a keyboard player's focus (made with the game's page). */
   focusKeeper: /** @type {FocusKeeper|null} */ (null),
+  /** the game just ended under a keyboard player's focus: it goes to what comes next */
+  endFocus: false,
   /** @type {number|null} */
   seat: null,
   /** @type {object|null} the room as last sent */
@@ -414,12 +416,27 @@ function onState(msg) {
 /** The game just ended: its result (and the replay, "play again") is brought into sight
  * once, if the page was scrolled away from it (a phone's reader of the chat, far below). */
 function showTheEnd() {
+  // A keyboard player's focus stayed on the board, which has nothing left to do: it goes
+  // to what comes next ("Play again", else the replay), now or once that panel is drawn.
+  const active = document.activeElement;
+  app.endFocus = usingKeyboard() && (!active || active === document.body || byId("board").contains(active));
+  focusTheEnd();
   const banner = byId("result-banner");
   if (!banner || banner.hidden) return;
   const box = banner.getBoundingClientRect();
   if (box.top >= 0 && box.bottom <= window.innerHeight) return;
   const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   banner.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+}
+
+/** The end's focus, once "Play again" (or the replay's link) is there to take it. */
+function focusTheEnd() {
+  if (!app.endFocus) return;
+  const next = document.querySelector("#after-game:not([hidden]) [data-testid=play-again]")
+    || document.querySelector("#after-game:not([hidden]) [data-testid=watch-replay]");
+  if (!next) return;
+  app.endFocus = false;
+  /** @type {HTMLElement} */ (next).focus({ preventScroll: true });
 }
 
 // What a screen reader hears: the other players' moves (and the turn line they led to).
@@ -873,6 +890,7 @@ function renderLobby() {
     code, variant, room, seat: app.seat, seats: ownSeats(), token: app.token, tokens, showError, redraw: renderLobby,
     say: (text) => announcer.say(text),
   });
+  focusTheEnd();
   const seated = app.seat !== null;
   const seats = room.seats;
   els.seats.replaceChildren();

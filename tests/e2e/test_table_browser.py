@@ -607,3 +607,27 @@ def test_continue_on_another_device_by_keyboard(server: str, browser) -> None:
     assert button.get_attribute("aria-expanded") == "true"
     assert page.input_value("[data-testid=device-link]").startswith(server)
     page.context.close()
+
+
+def test_a_keyboard_player_s_focus_goes_from_the_board_to_what_comes_next(
+    server: str, browser
+) -> None:
+    """The game's end left a keyboard player's focus on the board, which has nothing left
+    to do; "Play again" came before it, five Shift+Tab away."""
+    made = http_json(
+        "POST",
+        server + "/api/rooms",
+        {"variant": "cards", "name": "Ann", "computers": ["easy"], "start": True},
+    )
+    page = seated_page(browser, server, made, **DESKTOP)
+    page.wait_for_selector("[data-testid=turn-status][data-seat]")
+    page.focus("[data-testid=board]")
+    page.keyboard.press("Shift")  # the last input is a key
+    play_out(server, made["code"], {0: made["token"]})
+    page.wait_for_selector("[data-testid=result-banner]:not([hidden])")
+    wait_for_js(
+        page,
+        "() => document.activeElement"
+        " && document.activeElement.getAttribute('data-testid') === 'play-again'",
+    )
+    page.context.close()
