@@ -442,6 +442,37 @@ export class BoardView {
     }
   }
 
+  /**
+   * The board in words, for a screen reader (audit 1: its tiles, pawns and pieces reached
+   * none): a visually hidden heading and list right after the board, with what a sighted
+   * player reads off it (where each pawn is, the viewer's target, the variant's pieces,
+   * the spare tile). Each line is the caller's; the list is rewritten only when its words
+   * changed, so a state that moved nothing costs one string comparison.
+   * @param {string[]} lines
+   */
+  describe(lines) {
+    const sig = lang() + "\n" + lines.join("\n");
+    if (this.summary && this.summary.isConnected && this.summarySig === sig) return;
+    this.summarySig = sig;
+    if (!this.summary || !this.summary.isConnected) {
+      const holder = this.root.parentElement;
+      if (!holder) return;
+      this.summaryList = document.createElement("ul");
+      this.summaryTitle = document.createElement("h2");
+      this.summary = document.createElement("div");
+      this.summary.className = "visually-hidden board-summary";
+      this.summary.dataset.testid = "board-summary";
+      this.summary.append(this.summaryTitle, this.summaryList);
+      this.root.after(this.summary);
+    }
+    this.summaryTitle.textContent = t("a11y.board_summary");
+    this.summaryList.replaceChildren(...lines.map((line) => {
+      const li = document.createElement("li");
+      li.textContent = line;
+      return li;
+    }));
+  }
+
   /** Centre and rotation of a slot's arrow (the triangle points into the board). */
   arrowPlace(side, index) {
     const mid = M + index * C + C / 2;

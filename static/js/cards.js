@@ -9,7 +9,7 @@
 import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
-import { aMotif, formatList, t } from "./i18n.js";
+import { aMotif, formatList, sidesWords, t } from "./i18n.js";
 import { shownName } from "./table.js";
 import { DIRECTIONS, focusNearest, rove, roving, usingKeyboard } from "./keyboard-focus.js";
 import { drawTile, SVG_NS, svg } from "./tiles.js";
@@ -122,6 +122,12 @@ function cardIcon(card, rotation, size) {
 
 const key = (pos) => `${pos[0]},${pos[1]}`;
 
+/** A card in words as it lies turned `rotation` quarter turns: "owl, paths to the left and bottom". */
+export function handCardWords(card, rotation = 0) {
+  const turned = [...card.open].map((side) => "NESW"[("NESW".indexOf(side) + rotation) % 4]);
+  return t("game.spare_paths", { name: motifName(card.motif), sides: sidesWords(turned) });
+}
+
 export class CardsUI extends GameUI {
   /**
    * @param {Record<string, HTMLElement>} els the page's game elements (`hand`: the hand panel)
@@ -218,6 +224,10 @@ export class CardsUI extends GameUI {
   rotate(step) {
     this.rotation = (this.rotation + step + 4) % 4;
     this.render({});
+    // Turned: said, as the classic spare tile is (the picture's turn reached no screen reader).
+    const me = this.me();
+    const card = me && me.hand ? me.hand[this.selected] : null;
+    if (card && this.ctx.say) this.ctx.say(handCardWords(card, this.rotation));
   }
 
   /** Turn the chosen card to the first way (clockwise from now) it may lie at `k`. */
@@ -268,9 +278,18 @@ export class CardsUI extends GameUI {
   toLitSquare() {
     if (!usingKeyboard()) return;
     const active = document.activeElement;
-    if (active && active.classList && active.classList.contains("place-cell")) return;
+    if (active && active.classList && active.classList.contains("place-cell") && active.classList.contains("legal")) return;
     const cell = this.els.board.querySelector(".place-cell.legal");
     if (cell) cell.focus({ preventScroll: true });
+    // The card fits nowhere as it is turned: said, rather than nothing happening (the
+    // keyboard player was stuck unless they guessed to press R).
+    else if (this.fitsNowhere() && this.ctx.say) this.ctx.say(t("a11y.cards.fits_nowhere"));
+  }
+
+  /** Whether the chosen card may be placed, but only turned another way than it is now. */
+  fitsNowhere(choices = this.choices()) {
+    return this.isMyTurn() && this.view.turn.phase === "place" && this.legal !== null
+      && choices.cells.size === 0 && choices.anyRotation.size > 0;
   }
 
   /** What the legal list offers now. */
@@ -522,6 +541,9 @@ export class CardsUI extends GameUI {
         // (the square lights up, a second tap places), rather than doing nothing. Out of the
         // keyboard's way: there the arrows go from lit square to lit square, and R turns.
         cell.setAttribute("tabindex", "-1");
+        // ... unless no square takes the card as it is turned: then Tab reaches these, whose
+        // names say a press turns the card to fit (the table had no Tab stop at all).
+        if (!choices.cells.size) cell.setAttribute("data-rove", "");
         cell.setAttribute("role", "button");
         const where = besideWords(v.layout, x, y);
         cell.setAttribute("aria-label", where ? t("cards.turn_to_fit_beside", { where }) : t("cards.turn_to_fit", { x, y }));
@@ -673,6 +695,9 @@ export class CardsUI extends GameUI {
       row.append(h("button", {
         type: "button", class: "hand-card" + (isSel ? " selected" : "") + (linksHere ? " links" : ""), "data-testid": `hand-${i}`,
         "aria-pressed": isSel ? "true" : "false", title: motifName(card.motif),
+        // its paths in words, as it is drawn (the chosen one turned): the motif alone said
+        // nothing of where the card may go
+        "aria-label": handCardWords(card, isSel ? this.rotation : 0),
         on: { click: (ev) => {
           this.select(i);
           if (ev.detail === 0) this.toLitSquare(); // Enter or Space, not a pointer
@@ -686,6 +711,9 @@ export class CardsUI extends GameUI {
     // A card chosen by hand that links nothing lights no square: said, not left silent.
     if (mustLink && this.legal !== null && !placeable.has(this.selected)) {
       panel.append(h("p", { class: "form-error", "data-testid": "cannot-place", role: "status" }, t("cards.cannot_place")));
+    } else if (this.fitsNowhere(choices)) {
+      // Only dashed squares: the card must be turned first (said when it happens, too).
+      panel.append(h("p", { class: "help", "data-testid": "fits-nowhere" }, t("a11y.cards.fits_nowhere")));
     }
     const canRotate = v.status === "playing" && (me.hand || []).length > 0;
     panel.append(h("div", { class: "spare-row" },
@@ -749,14 +777,15 @@ export class CardsUI extends GameUI {
   renderResult() {
     const v = this.view;
     const el = this.els.result;
-    el.replaceChildren();
     if (v.status !== "finished" || !v.result) {
-      el.hidden = true;
+      this.hideResult(el);
       return;
     }
-    el.hidden = false;
     const names = v.result.winners.map((s) => shownName((v.players.find((x) => x.seat === s) || { name: "?" }).name));
     const best = Math.max(...v.result.scores);
+    if (!this.resultChanged(el, JSON.stringify([v.result, names, v.you, !!this.ctx.sharedDevice]))) return;
+    el.hidden = false;
+    el.replaceChildren();
     el.append(
       h("div", { class: "result-title" }, "★ ", t("game.over"), " ★"),
       h("div", { class: "result-text" },

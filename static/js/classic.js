@@ -8,7 +8,7 @@ import { BoardView } from "./board.js";
 import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
 import { connMark } from "./presence.js";
-import { sidesWords, slotWords, t } from "./i18n.js";
+import { cellName, sidesWords, slotWords, t } from "./i18n.js";
 import { shownName } from "./table.js";
 import { drawTile, eventIcon, eventName, svg, treasureIcon, treasureName } from "./tiles.js";
 
@@ -203,6 +203,7 @@ export class ClassicUI extends GameUI {
     this.renderSpare();
     this.renderPlayers();
     this.renderResult();
+    this.describeBoard();
     const stay = this.els.stay;
     stay.disabled = !choices.stay;
     // Only while the viewer may stay: a faded button for everyone waiting says nothing.
@@ -266,10 +267,64 @@ export class ClassicUI extends GameUI {
     if (me.target) {
       box.dataset.target = me.target;
       box.append(treasureIcon(me.target, 40), h("strong", {}, treasureName(me.target)));
+      // where it is, for a screen reader (the picture on the board tells the others)
+      const where = this.whereTreasure(me.target);
+      if (where) box.append(h("span", { class: "visually-hidden", "data-testid": "target-where" }, ", " + where));
     } else {
       box.dataset.target = "home";
-      box.append(colorDot(me.color, "big"), h("strong", {}, t("game.target.home")));
+      box.append(colorDot(me.color, "big"), h("strong", {}, t("game.target.home")),
+        h("span", { class: "visually-hidden", "data-testid": "target-where" }, ", " + t("a11y.home_at", { cell: cellName(me.home) })));
     }
+  }
+
+  /** Where a treasure lies in the view shown, in words ("on e5", "on the spare tile"), or null. */
+  whereTreasure(treasure) {
+    const board = this.view.board;
+    for (let r = 0; r < board.tiles.length; r++) {
+      for (let c = 0; c < board.tiles[r].length; c++) {
+        if (board.tiles[r][c].treasure === treasure) return t("a11y.on_cell", { cell: cellName([r, c]) });
+      }
+    }
+    return board.spare && board.spare.treasure === treasure ? t("a11y.on_spare") : null;
+  }
+
+  /** A player's pawn's cell, said after their name in the players' list (hidden: the board shows it). */
+  pawnWhere(p) {
+    return p.pos ? h("span", { class: "visually-hidden", "data-testid": `pawn-where-${p.seat}` }, ", " + t("a11y.player_at", { cell: cellName(p.pos) })) : null;
+  }
+
+  /**
+   * The board in words (see BoardView.describe): each pawn's cell, the viewer's target
+   * and where it lies (only what this view holds: a seat's own target), the variant's
+   * pieces (`pieceLines`), the spare tile's paths.
+   */
+  boardLines() {
+    const v = this.view;
+    const lines = [];
+    for (const p of v.players) {
+      if (!p.pos) continue;
+      const cell = cellName(p.pos);
+      lines.push(p.seat === v.you ? t("a11y.pawn_you", { cell }) : t("a11y.pawn", { name: shownName(p.name), cell }));
+    }
+    const me = this.me();
+    if (me && v.status === "playing" && "target" in me) {
+      if (me.target) {
+        const where = this.whereTreasure(me.target);
+        if (where) lines.push(t("a11y.target_line", { treasure: treasureName(me.target), where }));
+      } else if (me.target === null && me.home) lines.push(t("a11y.home_line", { cell: cellName(me.home) }));
+    }
+    lines.push(...this.pieceLines());
+    if (v.board.spare) lines.push(this.spareWords() + ".");
+    return lines;
+  }
+
+  /** A variant's own pieces on the board, in words: none here. */
+  pieceLines() {
+    return [];
+  }
+
+  describeBoard() {
+    if (this.view) this.board.describe(this.boardLines());
   }
 
   /** What the turn's event lets its player do: said to them, or of them to the others
@@ -404,6 +459,7 @@ export class ClassicUI extends GameUI {
         colorDot(p.color, "big"),
         h("span", { class: "player-name" }, shownName(p.name)),
         p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
+        this.pawnWhere(p),
         winner ? h("span", { class: "trophy", "aria-hidden": "true" }, " ★") : null,
         connected === null ? null : connMark(connected)),
       h("div", { class: "player-stats" },
@@ -416,16 +472,16 @@ export class ClassicUI extends GameUI {
     const v = this.view;
     const el = this.els.result;
     if (v.status !== "finished" || !v.result) {
-      el.hidden = true;
-      el.replaceChildren();
+      this.hideResult(el);
       return;
     }
-    el.hidden = false;
-    el.replaceChildren();
     const names = v.result.winners.map((s) => {
       const p = v.players.find((x) => x.seat === s);
       return p ? shownName(p.name) : "?";
     });
+    if (!this.resultChanged(el, JSON.stringify([v.result, names, v.you, !!this.ctx.sharedDevice]))) return;
+    el.hidden = false;
+    el.replaceChildren();
     el.append(
       h("div", { class: "result-title" }, "★ ", t("game.over"), " ★"),
       h("div", { class: "result-text" },

@@ -44,16 +44,31 @@ export function clockWords(clock) {
   return t("clock.turn", { time: clock.seconds >= 60 ? `${clock.seconds / 60} min` : `${clock.seconds} s` });
 }
 
+/** Whether the page's own player is to play now: the board says so (`data-my-turn`,
+ * set by every game's UI; false while the computer stands in for an away player). */
+function ownTurn() {
+  const board = document.getElementById("board");
+  return !!board && board.dataset.myTurn === "true";
+}
+
 export class ClockView {
   /**
    * @param {HTMLElement} el where the clock is drawn
    * @param {(seat: number) => string} nameOf a seat's name
    */
-  constructor(el, nameOf) {
+  constructor(el, nameOf, isMine = ownTurn) {
     this.el = el;
     this.nameOf = nameOf;
+    /** whether the running turn is this page's own player's (warned before it runs out) */
+    this.isMine = isMine;
     this.clock = null;
     this.timer = null;
+    /** the turn (seat and start) last warned of, so that each turn is warned once */
+    this.warned = null;
+    /** A polite live region of its own, beside the clock (redrawn four times a second,
+     * the clock itself is no live region): the one warning before the time runs out. */
+    this.region = h("div", { class: "visually-hidden", "aria-live": "polite", "data-testid": "clock-warning" });
+    if (el.parentNode) el.after(this.region);
   }
 
   /** The `clock` of a state (or null: no timer, or the game is over). */
@@ -62,6 +77,9 @@ export class ClockView {
     clearInterval(this.timer);
     this.timer = null;
     this.el.hidden = !this.clock;
+    // A new turn: the last warning goes (the same words are then said again when due).
+    const turn = this.clock ? `${this.clock.seat}|${this.clock.turn_started}` : null;
+    if (this.region.textContent && turn !== this.warned) this.region.textContent = "";
     if (!this.clock) return;
     if (this.clock.turn_started) setServerNow(Date.parse(this.clock.turn_started));
     this.render();
@@ -95,6 +113,24 @@ export class ClockView {
     }
     this.el.replaceChildren(...parts);
     this.el.classList.toggle("low", left !== null && left <= 10);
+    this.warn(left);
     this.el.dataset.left = left === null ? "" : String(Math.max(0, Math.ceil(left)));
+  }
+
+  /**
+   * Say once, politely, that the page's own turn is about to run out (audit 3: the first
+   * word a screen reader heard was that the computer had played the turn): at 10 s left,
+   * or 30 s on a turn of two minutes or more.
+   */
+  warn(left) {
+    const clock = this.clock;
+    if (left === null || !clock || clock.seat === null || clock.seat === undefined) return;
+    const turn = `${clock.seat}|${clock.turn_started}`;
+    if (this.warned === turn || left <= 0) return;
+    const budget = (Date.parse(clock.deadline) - Date.parse(clock.turn_started)) / 1000;
+    const at = budget >= 120 ? 30 : 10;
+    if (left > at || !this.isMine(clock.seat)) return;
+    this.warned = turn;
+    this.region.textContent = t("a11y.clock_warning", { n: Math.ceil(left) });
   }
 }

@@ -5,7 +5,7 @@
  * `render()` and its own `legal` handling.
  */
 
-import { formatList, t } from "./i18n.js";
+import { formatList, lang, t } from "./i18n.js";
 
 /** How long an action may go unanswered before the page says it is on its way: a round trip
  * on a good connection is well under it, so the word never flickers there. */
@@ -42,6 +42,26 @@ export class GameUI {
     const key = `game.reason.${reason}`;
     const yours = `${key}.you`;
     return this.wonByViewer() && t(yours) !== yours ? t(yours) : t(key);
+  }
+
+  /**
+   * Whether the result banner `el` (a live region) needs drawing again: only when what it
+   * says changed. Rebuilt at every redraw, it was read out again and again at the end
+   * (four times, and twice more at each "play again" accepted). `sig` is everything the
+   * banner's words depend on; a hidden or emptied banner is drawn again.
+   */
+  resultChanged(el, sig) {
+    const said = lang() + "|" + sig;
+    if (!el.hidden && el.childNodes.length && el.dataset.said === said) return false;
+    el.dataset.said = said;
+    return true;
+  }
+
+  /** The result banner hidden (no result), and forgotten. */
+  hideResult(el) {
+    el.hidden = true;
+    el.replaceChildren();
+    delete el.dataset.said;
   }
 
   /** The computer plays this seat for its away person: the page only watches. */

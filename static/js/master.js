@@ -10,7 +10,7 @@
 import { ClassicUI } from "./classic.js";
 import { BOARD_SIZE } from "./board.js";
 import { colorDot, h } from "./dom.js";
-import { formatList, t } from "./i18n.js";
+import { cellName, formatList, t } from "./i18n.js";
 import { diceWords } from "./movelog.js";
 import { shownName } from "./table.js";
 import { svg } from "./tiles.js";
@@ -40,7 +40,11 @@ function dieFace(value, cls = "") {
 function dragonFace(face, facing) {
   const box = h("span", { class: "dragon-face", "data-face": face });
   if (face === "white" || face === "black") box.append(h("span", { class: `guardian-chip ${face}` }), " ", t(`master.guardian.${face}`));
-  else box.append(t("master.arrows", { n: face, dir: t(`dir.${facing}`) }));
+  else {
+    // "1 × ↻" read out as "1 times" and a symbol: the arrows in words for a screen reader
+    box.append(h("span", { "aria-hidden": "true" }, t("master.arrows", { n: face, dir: t(`dir.${facing}`) })),
+      h("span", { class: "visually-hidden" }, t("a11y.master.arrows", { n: face, dir: t(`dir.${facing}`) })));
+  }
   return box;
 }
 
@@ -190,6 +194,20 @@ export class MasterUI extends ClassicUI {
     root.insertBefore(layer, pawns);
   }
 
+  /** The next treasure, the dragon, the guardians and the treasures on the board, in words. */
+  pieceLines() {
+    const v = this.view;
+    const lines = [];
+    const tok = v.tokens.find((x) => x.value === v.lowest);
+    if (v.stage !== "final" && tok) lines.push(t("a11y.master.next", { value: tok.value, where: t("a11y.on_cell", { cell: cellName(tok.pos) }) }));
+    lines.push(t("a11y.master.dragon", { cell: cellName(v.lair), dir: t(`dir.${v.dragon.facing}`) }));
+    if (v.stage === "final") lines.push(t("a11y.master.front", { cell: cellName(v.dragon.front) }));
+    for (const [name, pos] of Object.entries(v.guardians)) lines.push(t(`a11y.master.guardian.${name}`, { cell: cellName(pos) }));
+    const tokens = [...v.tokens].sort((a, b) => a.value - b.value);
+    if (tokens.length) lines.push(t("a11y.master.tokens", { list: tokens.map((x) => t("a11y.master.token_at", { value: x.value, cell: cellName(x.pos) })).join(", ") }));
+    return lines;
+  }
+
   renderStatus() {
     super.renderStatus();
     const v = this.view;
@@ -216,8 +234,15 @@ export class MasterUI extends ClassicUI {
     box.replaceChildren();
     box.hidden = v.status !== "playing";
     if (box.hidden) return;
-    if (v.stage === "final") box.append(h("strong", {}, t("master.target.final")));
-    else box.append(h("span", { class: "label" }, t("master.target.lowest")), h("strong", { class: "token-chip" }, String(v.lowest)));
+    if (v.stage === "final") {
+      box.append(h("strong", {}, t("master.target.final")),
+        h("span", { class: "visually-hidden", "data-testid": "target-where" }, ": " + cellName(v.dragon.front)));
+    } else {
+      box.append(h("span", { class: "label" }, t("master.target.lowest")), h("strong", { class: "token-chip" }, String(v.lowest)));
+      // where it lies, for a screen reader (the board shows the others)
+      const tok = v.tokens.find((x) => x.value === v.lowest);
+      if (tok) box.append(h("span", { class: "visually-hidden", "data-testid": "target-where" }, ", " + t("a11y.on_cell", { cell: cellName(tok.pos) })));
+    }
     // The stage goes with what is to take (its treasures), not on the turn's line, whose
     // height it changed (a row of its own on a phone, the board moving at each turn).
     box.append(h("span", { class: "stage-chip", "data-testid": "stage" }, t(`master.stage.${v.stage}`)));
@@ -310,12 +335,16 @@ export class MasterUI extends ClassicUI {
       if (a.card) usable.add(a.card);
       if (a.type === "coin") usable.add(v.turn.taken);
     }
-    const row = h("div", { class: "hand-row" });
+    // A list of named cards: its marks read out as "2 ⟳ 7 ×2" (audit 13).
+    const row = h("div", { class: "hand-row", role: "list", "aria-label": t("master.hand") });
     for (const card of me.hand) {
+      const title = t(card > 6 ? "master.card.double" : "master.card.reroll");
       row.append(h("span", {
-        class: "master-card" + (card > 6 ? " high" : " low") + (usable.has(card) ? " usable" : ""),
-        "data-testid": `card-${card}`, title: t(card > 6 ? "master.card.double" : "master.card.reroll"),
-      }, h("strong", {}, String(card)), h("small", {}, card > 6 ? "×2" : "⟳")));
+        class: "master-card" + (card > 6 ? " high" : " low") + (usable.has(card) ? " usable" : ""), role: "listitem",
+        "data-testid": `card-${card}`,
+      // (the tooltip on the marks: on the item it named it "1-6: …", not by its value)
+      }, h("strong", { "aria-hidden": "true", title }, String(card)), h("small", { "aria-hidden": "true", title }, card > 6 ? "×2" : "⟳"),
+      h("span", { class: "visually-hidden" }, t(card > 6 ? "a11y.master.card_high" : "a11y.master.card_low", { card }))));
     }
     panel.append(h("h2", {}, t("master.hand")), row);
     if (this.els.hand) this.els.hand.hidden = true;
@@ -326,7 +355,7 @@ export class MasterUI extends ClassicUI {
     if (me.hand.some((c) => c > 6)) kinds.push(["×2", t("master.card.double")]);
     if (kinds.length) {
       panel.append(h("p", { class: "help master-hand-key", "data-testid": "master-hand-key" },
-        ...kinds.flatMap(([mark, words], i) => [i ? " · " : "", h("strong", {}, mark), " ", words])));
+        ...kinds.flatMap(([mark, words], i) => [i ? " · " : "", h("strong", { "aria-hidden": "true" }, mark), " ", words])));
     }
   }
 
@@ -342,6 +371,7 @@ export class MasterUI extends ClassicUI {
       list.append(h("li", { class: "player" + (isTurn ? " turn" : "") + (winner ? " winner" : ""), "data-testid": `player-${p.seat}` },
         h("div", { class: "player-line" }, colorDot(p.color, "big"), h("span", { class: "player-name" }, shownName(p.name)),
           p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
+          this.pawnWhere(p),
           p.dragon ? h("span", { class: "trophy" }, " ★ ", t("master.col.dragon")) : null),
         h("div", { class: "player-stats" },
           h("span", { class: "count" }, [t("master.stats.coins", { n: p.coins }), t("master.stats.cards", { n: p.hand_count }), t("master.stats.score", { n: p.score })].join(" · ")), chips)));
@@ -352,10 +382,16 @@ export class MasterUI extends ClassicUI {
   renderResult() {
     const v = this.view;
     const el = this.els.result;
-    el.replaceChildren();
-    el.hidden = v.status !== "finished" || !v.result;
-    if (el.hidden) return;
+    if (v.status !== "finished" || !v.result) {
+      this.hideResult(el);
+      return;
+    }
     const names = v.result.winners.map((s) => shownName(v.players[s].name));
+    const sig = JSON.stringify([v.result, names, v.you, !!this.ctx.sharedDevice,
+      v.players.map((p) => [p.name, p.color, p.treasures, p.coins, p.dragon, p.score])]);
+    if (!this.resultChanged(el, sig)) return;
+    el.hidden = false;
+    el.replaceChildren();
     const table = h("table", { class: "score-table", "data-testid": "score-table" },
       h("thead", {}, h("tr", {}, ...["master.col.player", "master.col.treasures", "master.col.coins", "master.col.dragon", "master.col.total"].map((k) => h("th", {}, t(k))))));
     const body = h("tbody");

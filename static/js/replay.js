@@ -106,6 +106,7 @@ function show(k, consecutive = false) {
   if (state.analysis) state.analysis.show(els.board, els.analysisNote, at);
   renderPosition();
   highlight(previous, at);
+  if (at !== previous) sayStep(at);
   renderSecrets();
   renderEvents();
   scheduleUrl();
@@ -140,6 +141,30 @@ function renderPosition() {
   els.position.dataset.at = String(at);
   els.first.disabled = els.prev.disabled = at === 0;
   els.last.disabled = els.next.disabled = at === n;
+}
+
+/**
+ * What the step just shown did, said (audit 2: a step said only "Move 4 of 192" and the
+ * next turn's line, never the move): the move list's words for it, after the position.
+ * One polite region of its own, so the position (in the heading) is no longer live too.
+ */
+let stepRegion = null;
+function sayStep(at) {
+  if (!stepRegion) {
+    stepRegion = h("div", { class: "visually-hidden", "aria-live": "polite", "aria-atomic": "true", "data-testid": "replay-said" });
+    page.append(stepRegion);
+    els.position.removeAttribute("aria-live");
+  }
+  const move = state.data.moves[at - 1];
+  let words = t("replay.start");
+  if (move) {
+    const who = names();
+    const seatName = (s) => who[s] ?? `#${s}`;
+    const cause = byBadge(move.by);
+    words = [seatName(move.seat), cause ? `(${cause.textContent})` : "",
+      entryWords(move.notation, { variant: page.dataset.variant, names: seatName, events: move.events, seat: move.seat })].filter(Boolean).join(" ");
+  }
+  stepRegion.textContent = t("a11y.replay_step", { position: els.position.textContent, move: words });
 }
 
 function highlight(previous, at) {

@@ -10,7 +10,7 @@ import { ClassicUI } from "./classic.js";
 import { BOARD_SIZE } from "./board.js";
 import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
-import { cellName, sidesWords, slotWords, t } from "./i18n.js";
+import { cellName, formatList, sidesWords, slotWords, t } from "./i18n.js";
 import { cardWords, SYMBOL_GLYPHS } from "./daedalus.js";
 import { shownName } from "./table.js";
 import { drawTile, svg, treasureIcon, treasureName } from "./tiles.js";
@@ -165,6 +165,53 @@ export class TeamUI extends ClassicUI {
         this.moveNewsLine(cardWords(ev.card, ev.effect));
       }
     }
+  }
+
+  /**
+   * A lit cell's face-down back and its symbol, in words (the pictures reach no screen
+   * reader through the cell's button). Drawn from the view the board is drawn from, whose
+   * face-down tiles hold nothing of their face.
+   */
+  cellWhat(r, c) {
+    const tile = this.view.board.tiles[r][c];
+    const what = [];
+    if (tile.face_down) what.push(t("a11y.team.cell_face_down"));
+    if (tile.symbol) what.push(t("a11y.team.cell_symbol", { symbol: t(`team.symbol.${tile.symbol}`) }));
+    return what;
+  }
+
+  /**
+   * The treasures the viewer may take now and where they lie face up (a face-down tile's
+   * treasure is nobody's to know), and the face-down tiles (no push may take one out).
+   * Said from the view the board is drawn from (see render).
+   */
+  pieceLines() {
+    const v = this.view;
+    const lines = [];
+    const wanted = this.wantedWords();
+    if (wanted) lines.push(t("a11y.team.wanted", { list: wanted }));
+    const down = [];
+    v.board.tiles.forEach((row, r) => row.forEach((tile, c) => {
+      if (tile.face_down && !("open" in tile && tile.open)) down.push(cellName([r, c]));
+    }));
+    if (down.length && v.status === "playing") lines.push(t("a11y.team.face_down", { cells: down.join(", ") }));
+    return lines;
+  }
+
+  /** "ring on c3, bat, not in sight": the viewer's treasures to take now, or "". */
+  wantedWords() {
+    const me = this.me();
+    if (!me || this.view.status !== "playing" || !me.collectable || !me.collectable.length) return "";
+    const tiles = this.view.board.tiles;
+    return formatList(me.collectable.map((treasure) => {
+      for (let r = 0; r < tiles.length; r++) {
+        for (let c = 0; c < tiles[r].length; c++) {
+          const tile = tiles[r][c];
+          if (!tile.face_down && tile.treasure === treasure) return t("a11y.team.at", { treasure: treasureName(treasure), cell: cellName([r, c]) });
+        }
+      }
+      return t("a11y.team.unseen", { treasure: treasureName(treasure) });
+    }));
   }
 
   render(anim = {}) {
@@ -331,6 +378,9 @@ export class TeamUI extends ClassicUI {
         h("span", { "data-testid": "team-pages" }, t("team.pages", { n: v.daedalus.left })), " · ",
         h("span", {}, t("team.deck", { n: v.treasure_deck }))),
     );
+    // Where one's treasures to take lie, for a screen reader (the board shows the others).
+    const wanted = this.wantedWords();
+    if (wanted) box.append(h("span", { class: "visually-hidden", "data-testid": "target-where" }, t("a11y.team.wanted", { list: wanted })));
   }
 
   /** The Daedalus panel: the card just turned, prominently, and what it did. */
@@ -516,6 +566,7 @@ export class TeamUI extends ClassicUI {
           colorDot(p.color, "big"),
           h("span", { class: "player-name" }, shownName(p.name)),
           p.seat === v.you ? h("span", { class: "muted" }, " ", t("game.you")) : null,
+          this.pawnWhere(p),
           connected === null ? null : connMark(connected)),
         h("div", { class: "player-stats" },
           cards,
@@ -531,11 +582,11 @@ export class TeamUI extends ClassicUI {
     const v = this.view;
     const el = this.els.result;
     if (v.status !== "finished" || !v.result) {
-      el.hidden = true;
-      el.replaceChildren();
+      this.hideResult(el);
       return;
     }
     const won = v.result.winners.length > 0;
+    if (!this.resultChanged(el, JSON.stringify([v.result, v.portal]))) return;
     el.hidden = false;
     el.dataset.outcome = won ? "won" : "lost";
     el.replaceChildren(
