@@ -23,7 +23,8 @@ export function setServerNow(now) {
   if (offset === null || bound > offset) offset = bound;
 }
 
-function serverNow() {
+/** The server's time now, as near as this page knows it (ms since the epoch). */
+export function serverNow() {
   return Date.now() + (offset ?? 0);
 }
 

@@ -29,6 +29,8 @@ addTranslations({
     "pass.help": "Everything stays hidden until {name} is holding it.",
     "pass.ready": "I am {name}",
     "pass.opening": "Opening…",
+    "pass.time_left": "{time} left for this turn",
+    "pass.ran_out": "{name}’s time ran out: the computer played the turn.",
   },
   fr: {
     "local.title": "Jouer sur cet appareil",
@@ -53,6 +55,8 @@ addTranslations({
     "pass.help": "Tout reste caché jusqu’à ce que l’appareil soit entre ses mains.",
     "pass.ready": "Je suis {name}",
     "pass.opening": "Ouverture…",
+    "pass.time_left": "Il reste {time} pour ce tour",
+    "pass.ran_out": "Temps écoulé pour {name}\u00a0: l’ordinateur a joué le tour.",
   },
   de: {
     "local.title": "Auf diesem Gerät spielen",
@@ -76,6 +80,8 @@ addTranslations({
     "pass.title": "Gib das Gerät an {name} weiter",
     "pass.help": "Alles bleibt verborgen, bis {name} es in der Hand hält.",
     "pass.ready": "Ich bin {name}",
+    "pass.time_left": "Noch {time} für diesen Zug",
+    "pass.ran_out": "Die Zeit von {name} ist abgelaufen: Der Computer hat den Zug gespielt.",
     "pass.opening": "Wird geöffnet…",
   },
 });

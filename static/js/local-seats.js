@@ -156,6 +156,9 @@ export class LocalSeatsSocket extends EventTarget {
     /** the room as last sent, and the last view of the primary seat */
     this.room = null;
     this.view = null;
+    /** the primary's last state's clock and last move (what the shield says of the turn) */
+    this.clock = null;
+    this.lastMove = null;
     this.started = false;
     /** the primary's last view was of a finished game: a playing view now is a new game's */
     this.over = false;
@@ -337,6 +340,10 @@ export class LocalSeatsSocket extends EventTarget {
         this.onState(entry, msg);
         if (primary) {
           this.view = msg.view;
+          // the turn's clock and the last move, for the shield (time left; a turn the
+          // computer played because its time ran out)
+          this.clock = msg.clock || null;
+          this.lastMove = msg.last || null;
           this.decide(msg.view);
         }
         return;
@@ -491,7 +498,19 @@ export class LocalSeatsSocket extends EventTarget {
     const player = view && Array.isArray(view.players) ? view.players.find((p) => p.seat === seat) : null;
     const entry = this.local.get(seat);
     const name = (player && player.name) || (entry && entry.name) || `#${seat}`;
-    this.dispatchEvent(new CustomEvent("pass", { detail: { seat, name, color: player ? player.color : null } }));
+    // The turn that just ended ran out of time: its player is told why the shield names
+    // someone else now (it changed from "Bob" to "Ann" with no word).
+    const last = this.lastMove;
+    const ranOut = last && last.by === "computer:timeout" && last.seat !== seat ? this.nameOf(last.seat, view) : null;
+    const clock = this.clock && this.clock.seat === seat ? this.clock : null;
+    this.dispatchEvent(new CustomEvent("pass", { detail: { seat, name, color: player ? player.color : null, clock, ranOut } }));
+  }
+
+  /** A seat's name in `view` (a local seat's as typed, failing that). */
+  nameOf(seat, view) {
+    const player = view && Array.isArray(view.players) ? view.players.find((p) => p.seat === seat) : null;
+    const entry = this.local.get(seat);
+    return (player && player.name) || (entry && entry.name) || `#${seat}`;
   }
 
   /** Switch to `seat` (or `WATCH`) without a shield: nothing there is another's secret. */

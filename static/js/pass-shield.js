@@ -12,6 +12,7 @@
  * keyboard player does not Tab through the header again at every hand-over.
  */
 
+import { formatSeconds, serverNow } from "./clock.js";
 import { colorDot, h } from "./dom.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { usingKeyboard } from "./keyboard-focus.js";
@@ -31,6 +32,10 @@ export class PassShield {
     this.name = "";
     this.color = null;
     this.opening = false;
+    /** the named player's turn clock (a state's `clock`), and whose turn ran out before */
+    this.clock = null;
+    this.ranOut = null;
+    this.ticker = null;
     /** @type {Element[]} the document's parts made inert while the shield is up */
     this.stilled = [];
     /** how many times the shield went up (a page's record, read by the browser tests) */
@@ -48,10 +53,12 @@ export class PassShield {
   }
 
   /** Hide the game and ask for the device to go to `name` (seat `seat`). */
-  show({ seat, name, color }) {
+  show({ seat, name, color, clock = null, ranOut = null }) {
     this.seat = seat;
     this.name = name;
     this.color = color;
+    this.clock = clock && clock.deadline ? clock : null;
+    this.ranOut = ranOut;
     this.opening = false;
     this.passes += 1;
     this.el.dataset.passes = String(this.passes);
@@ -68,6 +75,22 @@ export class PassShield {
     document.body.classList.add("passing");
     const button = this.el.querySelector("button");
     if (button) button.focus();
+    // The turn's time runs behind the shield: its player sees how much is left.
+    clearInterval(this.ticker);
+    this.ticker = this.clock ? setInterval(() => this.tick(), 500) : null;
+  }
+
+  /** Seconds left of the named player's turn, by the server's clock. */
+  left() {
+    return this.clock ? (Date.parse(this.clock.deadline) - serverNow()) / 1000 : null;
+  }
+
+  tick() {
+    const line = this.el.querySelector("[data-testid=pass-clock]");
+    const left = this.left();
+    if (!line || left === null) return;
+    line.textContent = t("pass.time_left", { time: formatSeconds(left) });
+    line.classList.toggle("low", left <= 10);
   }
 
   /** The next seat's view is on its way: put the game parts back for it. */
@@ -79,6 +102,8 @@ export class PassShield {
     this.stilled = [];
     this.el.hidden = true;
     this.el.replaceChildren();
+    clearInterval(this.ticker);
+    this.ticker = null;
     this.page.inert = false;
     document.body.classList.remove("passing");
     // The focus was on the shield's button, pressed from the keyboard: it goes to the
@@ -104,10 +129,15 @@ export class PassShield {
     if (this.seat === null) return;
     const name = this.name;
     this.el.dataset.seat = String(this.seat);
+    const left = this.left();
     this.el.replaceChildren(h("div", { class: "pass-box" },
+      this.ranOut ? h("p", { class: "pass-ran-out", "data-testid": "pass-ran-out" }, t("pass.ran_out", { name: this.ranOut })) : null,
       this.color ? colorDot(this.color, "big pass-dot") : null,
       h("h2", { id: "pass-title", "data-testid": "pass-title" }, t("pass.title", { name })),
       h("p", { class: "pass-help" }, t("pass.help", { name })),
+      left === null ? null : h("p", {
+        class: "pass-clock" + (left <= 10 ? " low" : ""), "data-testid": "pass-clock",
+      }, t("pass.time_left", { time: formatSeconds(left) })),
       h("button", {
         type: "button", class: "primary big", "data-testid": "pass-ready",
         "aria-disabled": this.opening ? "true" : null,

@@ -952,3 +952,50 @@ def test_play_again_deals_the_next_game_behind_the_shield(
     ], log
     assert errors == []
     page.context.close()
+
+
+# Bob's turn, 30 s a turn, behind the shield; his time runs out and the computer plays it.
+RAN_OUT = """async () => {
+  const { LocalSeatsSocket } = await import("/static/js/local-seats.js");
+  const { PassShield } = await import("/static/js/pass-shield.js");
+  const seats = [{ seat: 0, token: "a", name: "Ann" }, { seat: 1, token: "b", name: "Bob" }];
+  const s = new LocalSeatsSocket("nowhere", seats, { secrets: true, lookMs: 0 });
+  const shield = new PassShield(document.getElementById("main"), () => {});
+  const shown = [];
+  s.addEventListener("pass", (e) => {
+    shield.show(e.detail);
+    const text = (id) => { const el = document.querySelector(`[data-testid=${id}]`);
+                           return el ? el.textContent : null; };
+    shown.push([text("pass-title"), text("pass-clock"), text("pass-ran-out")]);
+  });
+  const players = ["Ann", "Bob"].map((name, seat) => ({ seat, name, color: "red" }));
+  const now = Date.now();
+  const clock = (seat) => ({ kind: "turn", seconds: 30, seat, timeouts: [0, 0],
+    turn_started: new Date(now).toISOString(), deadline: new Date(now + 25000).toISOString() });
+  const state = (you, seq, actor, last) => ({
+    type: "state", seq, clock: clock(actor), last,
+    view: { status: "playing", seq, you, players, turn: { seat: actor, actor, phase: "x" } },
+  });
+  const room = { status: "playing", seats: [] };
+  for (const seat of [0, 1]) s.onMessage(s.local.get(seat), { type: "welcome", seat, room });
+  s.onMessage(s.local.get(0), state(0, 4, 1, { seat: 0, by: null }));  // Bob to play
+  const timedOut = { seat: 1, by: "computer:timeout", notation: "x", events: [] };
+  s.onMessage(s.local.get(0), state(0, 6, 0, timedOut));  // the computer played Bob's turn
+  return shown;
+}"""
+
+
+def test_the_shield_shows_the_turn_s_time_and_says_when_it_ran_out(server: str, browser) -> None:
+    """The turn's time runs behind the shield: it showed no clock, and when it ran out the
+    shield changed from "Bob" to "Ann" with no word. It shows the time left, and says
+    whose time ran out."""
+    page, errors = _module_page(browser, server)
+    shown = page.evaluate(RAN_OUT)
+    assert shown[0][0] == "Pass the device to Bob", shown
+    assert shown[0][1] is not None and shown[0][1].endswith("left for this turn"), shown
+    assert shown[0][1].startswith(("0:24", "0:25")), shown
+    assert shown[0][2] is None, shown
+    assert shown[1][0] == "Pass the device to Ann", shown
+    assert shown[1][2] == "Bob’s time ran out: the computer played the turn.", shown
+    assert errors == []
+    page.context.close()
