@@ -25,6 +25,7 @@ addTranslations({
     "since.turn_title": "Since your last turn:",
     "since.then": ", then ",
     "since.turn_mark": "since your last turn",
+    "since.by_computer": "{name} (played by the computer)",
     "since.earlier": "{n} earlier moves are in the move list.",
     "since.earlier.one": "{n} earlier move is in the move list.",
   },
@@ -43,6 +44,7 @@ addTranslations({
     "since.turn_title": "Depuis votre dernier tour :",
     "since.then": ", puis ",
     "since.turn_mark": "depuis votre dernier tour",
+    "since.by_computer": "{name} (joué par l’ordinateur)",
     "since.earlier": "{n} coups précédents sont dans la liste des coups.",
     "since.earlier.one": "{n} coup précédent est dans la liste des coups.",
   },
@@ -61,6 +63,7 @@ addTranslations({
     "since.turn_title": "Seit deinem letzten Zug:",
     "since.then": ", dann ",
     "since.turn_mark": "seit deinem letzten Zug",
+    "since.by_computer": "{name} (vom Computer gespielt)",
     "since.earlier": "{n} frühere Schritte stehen in der Liste der Schritte.",
     "since.earlier.one": "{n} früherer Schritt steht in der Liste der Schritte.",
   },
@@ -145,19 +148,28 @@ const MAX_TURNS = 6;
  * @returns {{moves: number, lines: string[]} | null}
  */
 export function turnSummary(log, seen, seat, ctx) {
-  const others = log.filter((e) => e.seq > seen && e.seat !== seat);
+  // The seat's own turns are news too when the computer played them (its time ran out):
+  // Bob read what Ann did, and not that his own turn had gone by without him.
+  const others = log.filter((e) => e.seq > seen && (e.seat !== seat || standsIn(e)));
   if (!others.length) return null;
   // one line per turn: a player's moves in a row read as one sentence ("Bob pushed row 4
   // from the left, then moved to c3"), which keeps the banner short on a phone
   const turns = byTurns(others);
   const shown = turns.slice(-MAX_TURNS);
   const words = (e) => entryWords(e.notation, { variant: ctx.variant, names: ctx.names, seat: e.seat, events: e.events || [] });
-  const lines = shown.map(({ seat, moves }) => `${ctx.names(seat)} ${moves.map(words).join(t("since.then"))}.`);
+  const who = (turn) => (turn.moves.some(standsIn) ? t("since.by_computer", { name: ctx.names(turn.seat) }) : ctx.names(turn.seat));
+  const lines = shown.map((turn) => `${who(turn)} ${turn.moves.map(words).join(t("since.then"))}.`);
   // Turns left out are said to be, and where they are: a summary that began mid-round
   // read as the whole of it.
   const dropped = others.length - shown.reduce((n, turn) => n + turn.moves.length, 0);
   if (dropped) lines.unshift(t("since.earlier", { n: dropped }));
   return { moves: others.length, lines };
+}
+
+/** A move the computer played for a seat's person (its time ran out, or they were away);
+ * not a computer's own seat's. */
+function standsIn(e) {
+  return typeof e.by === "string" && e.by.startsWith("computer:") && e.by !== "computer:seat";
 }
 
 /**
@@ -176,7 +188,7 @@ export function sinceSummary(log, seen, seats, ctx) {
   const turns = byTurns(missed);
   const played = new Map();
   for (const turn of turns) {
-    const standIn = turn.moves.some((e) => typeof e.by === "string" && e.by.startsWith("computer:") && e.by !== "computer:seat");
+    const standIn = turn.moves.some(standsIn);
     if (seats.includes(turn.seat) && standIn) played.set(turn.seat, (played.get(turn.seat) || 0) + 1);
   }
   if (missed.length < WORTH && played.size === 0) return null;

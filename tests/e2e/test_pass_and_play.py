@@ -999,3 +999,32 @@ def test_the_shield_shows_the_turn_s_time_and_says_when_it_ran_out(server: str, 
     assert shown[1][2] == "Bob’s time ran out: the computer played the turn.", shown
     assert errors == []
     page.context.close()
+
+
+def test_the_turn_summary_says_which_turns_the_computer_played(server: str, browser) -> None:
+    """Bob's time ran out behind the shield and the computer played his turn, then Ann's:
+    his "Since your last turn" told Ann's turns as hers, and not his own at all."""
+    page = browser.new_page()
+    page.goto(server + "/")
+    timeout = "computer:timeout"
+    log = [
+        {"seq": 1, "seat": 0, "notation": "Nb", "events": [], "by": None},
+        {"seq": 2, "seat": 0, "notation": "a1", "events": [], "by": None},
+        {"seq": 3, "seat": 1, "notation": "Nd+1", "events": [], "by": timeout},
+        {"seq": 4, "seat": 1, "notation": "d3", "events": [], "by": timeout},
+        {"seq": 5, "seat": 0, "notation": "Nf+1", "events": [], "by": timeout},
+        {"seq": 6, "seat": 0, "notation": "a1", "events": [], "by": timeout},
+    ]
+    summary = page.evaluate(
+        """async (log) => {
+          const { turnSummary } = await import('/static/js/since.js');
+          return turnSummary(log, 0, 1, { variant: 'classic', names: (s) => ['Ann', 'Bob'][s] });
+        }""",
+        log,
+    )
+    lines = summary["lines"]
+    assert [line.split(" (")[0].split(" ")[0] for line in lines] == ["Ann", "Bob", "Ann"], lines
+    assert "(played by the computer)" not in lines[0], lines
+    assert lines[1].startswith("Bob (played by the computer) pushed column d"), lines
+    assert lines[2].startswith("Ann (played by the computer) pushed column f"), lines
+    page.close()
