@@ -340,6 +340,9 @@ export class TeamUI extends ClassicUI {
       return;
     }
     const p = v.players.find((x) => x.seat === v.turn.seat);
+    // Several people at one device, with no shield between them (nothing is secret in
+    // this game): "Your turn" named nobody, so the line says whose it is.
+    const shared = !!this.ctx.sharedDevice;
     el.dataset.seat = String(v.turn.seat);
     el.dataset.phase = v.turn.phase;
     el.append(colorDot(p.color, "big"));
@@ -353,10 +356,12 @@ export class TeamUI extends ClassicUI {
       // the choices are under the board, off a phone's screen, so the line says so
       const cell = cellName(v.turn.orient_at);
       el.append(this.isMyTurn()
-        ? h("strong", {}, t("team.turn.orient", { cell }))
+        ? h("strong", {}, t(shared ? "team.turn.orient_named" : "team.turn.orient", { cell, name: shownName(p.name) }))
         : h("span", {}, t("team.turn.other_orient", { name: shownName(p.name), cell })));
     } else {
-      el.append(this.isMyTurn() ? h("strong", {}, t("team.turn.yours")) : h("span", {}, t("team.turn.other", { name: shownName(p.name) })));
+      el.append(this.isMyTurn()
+        ? h("strong", {}, t(shared ? "team.turn.yours_named" : "team.turn.yours", { name: shownName(p.name) }))
+        : h("span", {}, t("team.turn.other", { name: shownName(p.name) })));
     }
     el.append(h("span", { class: "event-chip" }, t("team.moves", { n: v.turn.moves, m: v.turn.moves_allowed })));
     if (v.turn.collected) el.append(h("span", { class: "event-chip" }, t("team.bonus")));

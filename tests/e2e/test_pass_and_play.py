@@ -334,6 +334,13 @@ def test_team_edition_switches_seats_without_a_shield(server: str, browser) -> N
     )
     assert page.locator(SHIELD_UP).count() == 0
     assert page.get_attribute("[data-testid=pass-shield]", "data-passes") in (None, "0")
+    # with no shield between them, the turn's line says whose turn it is ("Your turn"
+    # named nobody at a shared device)
+    wait_for_js(
+        page,
+        "document.querySelector('[data-testid=turn-status]').textContent"
+        ".startsWith('Bob, your turn')",
+    )
     assert errors == []
     page.context.close()
 
