@@ -1038,6 +1038,13 @@ function noteTurn(gameId, msg) {
   seenBy.set(app.seat, msg.seq);
 }
 
+/** Whether the seat of a turn's summary has played nothing before it: its first turn
+ * follows the game's start, not a "last turn" of its own. */
+function firstTurn(since) {
+  const seat = since.seats[0];
+  return !app.log.some((e) => e.seq <= since.seen && e.seat === seat);
+}
+
 function sinceContext() {
   return { names: seatName, single: !passAndPlay };
 }
@@ -1093,7 +1100,7 @@ function renderSince() {
   els.sinceBanner.dataset.kind = since.turn ? "turn" : "away";
   els.sinceBanner.replaceChildren(
     h("div", { class: "since-text" },
-      h("strong", {}, t(since.turn ? "since.turn_title" : "since.title")), " ",
+      h("strong", {}, t(!since.turn ? "since.title" : firstTurn(since) ? "since.start_title" : "since.turn_title")), " ",
       ...summary.lines.flatMap((line, i) => [i ? " " : "", h("span", { "data-testid": "since-line" }, line)])),
     h("button", { type: "button", "data-testid": "since-ok", on: { click: () => { app.since = null; renderSince(); renderLog(); } } }, t("since.ok")));
 }

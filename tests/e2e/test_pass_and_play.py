@@ -90,11 +90,12 @@ def _push_and_move(page: Any, seat: int) -> None:
     page.locator("[data-testid^=cell-]").first.click()
 
 
-def _told_since_the_last_turn(page: Any, name: str) -> None:
+def _told_since_the_last_turn(page: Any, name: str, first: bool = False) -> None:
     """The banner at the top tells the next person the other's turn (push, then move), in
-    one sentence."""
+    one sentence; before their first turn, since the game began (they had no last turn)."""
     page.wait_for_selector("[data-testid=since-banner][data-kind=turn]:not([hidden])")
-    assert page.text_content("[data-testid=since-banner] strong") == "Since your last turn:"
+    title = "Since the game began:" if first else "Since your last turn:"
+    assert page.text_content("[data-testid=since-banner] strong") == title
     lines = page.locator("[data-testid=since-line]").all_text_contents()
     assert len(lines) == 1, lines
     assert lines[0].startswith(f"{name} pushed "), lines
@@ -179,7 +180,7 @@ def test_two_people_pass_the_device(server: str, browser, tmp_path: Path) -> Non
     assert names == ["Ann", "Ann"], names
     # What Ann did is said at the top, move by move: the move list is far down a phone's
     # page, and the device was in Ann's hands meanwhile.
-    _told_since_the_last_turn(page, "Ann")
+    _told_since_the_last_turn(page, "Ann", first=True)
 
     # Bob can play; then the device goes back to Ann, who finds her own target again.
     _push_and_move(page, 1)
