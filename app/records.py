@@ -18,7 +18,7 @@ from typing import Any
 from app import boundedjson
 from app.rules import ENGINES, Game, IllegalAction, InvalidOptions, seed_hash
 from app.rules.base import JSON
-from app.text import TextError, clean_name, name_key
+from app.text import TextError, clean_name, name_keys
 
 # The fields of the protocol's record, and the optional ones the export adds (ext).
 RECORD_FIELDS = {"variant", "options", "players", "seed", "actions"}
@@ -102,12 +102,14 @@ def _check_distinct_names(players: list[str]) -> None:
     check it: `verify` still re-plays a game stored before rooms compared names so."""
     keys: dict[str, int] = {}
     for index, player in enumerate(players):
-        first = keys.setdefault(name_key(player), index)
-        if first != index:
+        mine = name_keys(player)
+        first = next((keys[key] for key in mine if key in keys), None)
+        if first is not None:
             raise InvalidRecord(
                 f"players[{index}]: the same name as players[{first}] "
                 "(names are compared as a room compares them: case, lookalikes)"
             )
+        keys.update(dict.fromkeys(mine, index))
 
 
 def replay(record: Any) -> Game:

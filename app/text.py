@@ -17,9 +17,10 @@ overwhelm the others:
   spell a region's flag after the black flag (🏴 + "gbsct" + cancel tag);
 - at most `MAX_MARKS` combining marks on one character, and at least one character that
   shows;
-- two names are the same name when their case-folded TR39 skeletons are equal (Latin
-  `Ann` and Cyrillic `Аnn`), the joiners and selectors above left out (`A‌nn` with a
-  non-joiner is `Ann`): `name_key`.
+- two names are the same name when their TR39 skeletons are equal case aside (Latin
+  `Ann` and Cyrillic `Аnn`, `Helen` and `Ηelen` with a Greek capital Eta), the joiners
+  and selectors above left out (`A‌nn` with a non-joiner is `Ann`): `same_name`, by the
+  keys of `name_keys`.
 
 Each refusal says why in a stable word (`TextError.reason`), which the pages put in
 their own language.
@@ -245,10 +246,71 @@ def skeleton(text: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """What two names must not share in one room: case-folded, then skeleton (so `ann`,
-    `ANN` and Cyrillic `Аnn` are one name)."""
+    """One of the two keys of `name_keys`: case-folded, then skeleton (so `ann`, `ANN` and
+    Cyrillic `Аnn` are one name). Alone it misses a capital that looks like a Latin one
+    but folds to a small letter that does not (Greek `Ηelen` is not `Helen` by it):
+    compare names with `same_name` or `name_keys`."""
     seen = "".join(ch for ch in name if not _unseen_spelling(ch))
     return skeleton(unicodedata.normalize("NFKC", seen).casefold()).casefold()
+
+
+def _looks_key(name: str) -> str:
+    """`name_key` of the name with each capital of another script that looks like a Latin
+    capital read as that capital (`_latin_capitals`: Greek `Ηelen` is `Helen`, `ΖΟΕ` is
+    `ZOE`). Latin letters are left as they are, so no two Latin names that are two by
+    `name_key` meet by this key (`Ian` and `Lan`, though a capital I looks like an l)."""
+    return name_key("".join(_latin_capital(ch) for ch in unicodedata.normalize("NFKC", name)))
+
+
+@cache
+def _latin_capitals() -> dict[str, str]:
+    """Each capital letter outside ASCII that TR39 confuses with an ASCII capital, to that
+    capital (Greek `Η` and Cyrillic `Н` to `H`, Cherokee `Ꭺ` to `A`). Capitals only: a
+    small letter folds to itself, and the skeleton after folding finds its lookalike."""
+    classes: dict[str, list[str]] = {}
+    for member, representative in _prototypes().items():
+        classes.setdefault(representative, []).append(member)
+    table: dict[str, str] = {}
+    for members in classes.values():
+        ascii_capitals = sorted(m for m in members if "A" <= m <= "Z")
+        if not ascii_capitals:
+            continue
+        for member in members:
+            if not member.isascii() and unicodedata.category(member) in ("Lu", "Lt"):
+                table[member] = ascii_capitals[0]
+    return table
+
+
+def _latin_capital(ch: str) -> str:
+    """`ch`, or the ASCII capital it looks like (`_latin_capitals`), its accents kept:
+    Greek `Ή` is `H` with an acute, as a Latin `H` with one would be."""
+    table = _latin_capitals()
+    decomposed = unicodedata.normalize("NFD", ch)
+    if decomposed[0] in table:
+        return table[decomposed[0]] + decomposed[1:]
+    return ch
+
+
+def name_keys(name: str) -> frozenset[str]:
+    """The keys a name goes by in one room: two names are one name when they share a key
+    (`same_name`), so a room that keeps every seat's keys in one set refuses any name
+    that meets one of them.
+
+    Two keys, because no one key can be blind to case and see every lookalike: Greek `Ν`
+    looks like `N`, its small `ν` like `v`; a key that made `Ν`, `ν`, `N` and `v` one
+    would make `Dave` and `Dane` one name. So:
+    - folded, then skeleton (`name_key`): case in every script (`ΑΝΝΑ` and `Αννα`),
+      and what small letters look like (`Daνid` and `David`);
+    - the same after other scripts' capitals are read as the Latin capitals they look
+      like (`_looks_key`): `Ηelen`, `ΗΕLΕΝ` and `helen`; `Βob` and `Bob`; `Ζoe` and
+      `ZOE`, which folding first loses (`Η` folds to `η`, which looks like no `h`).
+    """
+    return frozenset({"folded:" + name_key(name), "looks:" + _looks_key(name)})
+
+
+def same_name(one: str, other: str) -> bool:
+    """Whether two names may not sit at one table: the rule `name_keys` describes."""
+    return not name_keys(one).isdisjoint(name_keys(other))
 
 
 def _unseen_spelling(ch: str) -> bool:

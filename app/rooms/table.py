@@ -23,16 +23,11 @@ from app.store.repository import RoomRecord, SeatRecord
 REMATCH_SECONDS = 60.0
 
 
-def name_key(name: str) -> str:
-    """What two names must not share in one room: case and compatibility forms folded
-    and confusables mapped to one skeleton (`Ann`, `ANN`, `Ａnn` and Cyrillic `Аnn` are
-    one name): the text rule's `app.text.name_key`."""
-    return text.name_key(name)
-
-
 def check_name_free(room: RoomRecord, name: str) -> None:
-    key = name_key(name)
-    if any(name_key(s.name) == key for s in room.seats):
+    """`name_taken` when a seat's name is the same name by the text rule
+    (`app.text.same_name`: case, compatibility forms and lookalikes: `Ann`, `ANN`, `Ａnn`,
+    Cyrillic `Аnn`; `Helen` and Greek `Ηelen`)."""
+    if any(text.same_name(name, s.name) for s in room.seats):
         raise RoomError("name_taken", f"someone in this room is already called {name!r}", 409)
 
 
@@ -40,10 +35,10 @@ def computer_name(room: RoomRecord, level: str) -> str:
     """`Computer (hard)`, then `Computer 2 (hard)`, ...: unique in the room."""
     if level not in LEVELS:
         raise RoomError("bad_level", f"a computer level is one of {', '.join(LEVELS)}", 422)
-    taken = {name_key(s.name) for s in room.seats}
+    taken = set().union(*(text.name_keys(s.name) for s in room.seats))
     for n in range(1, 10):
         name = f"Computer ({level})" if n == 1 else f"Computer {n} ({level})"
-        if name_key(name) not in taken:
+        if text.name_keys(name).isdisjoint(taken):
             return name
     raise RoomError("room_full", "every seat is taken", 409)
 
