@@ -8,6 +8,14 @@ the same deadline; the service writes it on the game row with each action so tha
 process can find overdue games with one indexed query, and the log's `(game_id, seq)` key
 lets exactly one of them play the timeout.
 
+One thing is not in the log: time while no server process ran. A turn that fell due
+then is not timed out at once when a process comes back (the player could not move
+meanwhile): it is given its time again from then (`Clock.grace`, the later deadline
+kept on the game row; `app/rooms/timeouts.py`). When that turn ends, its action stored
+more than `OUTAGE_SLACK` past the log's deadline says so in the log itself: a Fischer
+bank is charged nothing for it (the log cannot tell the player's share of it), which
+any process replaying the log computes alike.
+
 A *turn* is the time one seat is to move: it starts when `to_move` changes to that seat
 and lasts over all of its actions (a push and a move are one turn).
 """
@@ -22,6 +30,9 @@ TURN_LIMITS = (30, 60, 120, 300)
 FISCHER_BANK = (60, 3600)  # seconds, inclusive bounds of the starting time
 FISCHER_INCREMENT = (1, 60)  # seconds added after each turn
 TIMEOUTS_BEFORE_AWAY = 2
+# Seconds past its deadline a turn can only be when no process was looking (an outage):
+# each process looks for overdue turns every `CLOCK_SCAN_EVERY` (1 s).
+OUTAGE_SLACK = 10.0
 # The `by` of an action the server played because its seat's turn timed out.
 TIMEOUT_BY = "computer:timeout"
 
@@ -92,6 +103,11 @@ class Clock:
     streak: list[int]  # consecutive timed-out turns per seat
     timed_out: bool = False  # the current turn was (partly) played by a timeout
     last_timeout: int | None = field(default=None)  # the seat of the last finished timeout
+    # A later deadline for the current turn than the log gives: the grace of a turn that
+    # fell due while no server process ran (`grace`). Not in the log: it lives on the
+    # game row's `deadline`, which every process reads (`LiveGame.load`,
+    # `RoomService.overdue`); it ends with the turn.
+    extended: datetime | None = None
 
     @classmethod
     def start(cls, settings: ClockSettings, seats: int, at: datetime, mover: int | None) -> Clock:
@@ -107,6 +123,7 @@ class Clock:
             list(self.streak),
             self.timed_out,
             self.last_timeout,
+            self.extended,
         )
 
     def step(self, at: datetime, by: str | None, mover_after: int | None) -> None:
@@ -120,21 +137,39 @@ class Clock:
         if ended is not None:
             if self.settings.kind == "fischer":
                 used = max(0.0, (at - self.turn_started).total_seconds())
+                if used > self.remaining[ended] + OUTAGE_SLACK:
+                    # Past its deadline by more than a live process ever lets a turn
+                    # run: it outlived an outage (and was given its time again). The
+                    # log cannot say how much of it was the player's: none is charged,
+                    # rather than the outage emptying their bank.
+                    used = 0.0
                 left = max(0.0, self.remaining[ended] - used)
                 self.remaining[ended] = left + self.settings.increment
             self.streak[ended] = self.streak[ended] + 1 if self.timed_out else 0
             self.last_timeout = ended if self.timed_out else None
         self.mover, self.turn_started, self.timed_out = mover_after, at, False
+        self.extended = None
+
+    @property
+    def budget(self) -> float:
+        """The current turn's time as it began: the turn limit, or the mover's bank."""
+        if self.mover is None:
+            return 0.0
+        if self.settings.kind == "turn":
+            return float(self.settings.seconds)
+        return self.remaining[self.mover]
 
     @property
     def deadline(self) -> datetime | None:
         if self.mover is None:
             return None
-        if self.settings.kind == "turn":
-            budget = float(self.settings.seconds)
-        else:
-            budget = self.remaining[self.mover]
-        return self.turn_started + timedelta(seconds=budget)
+        due = self.turn_started + timedelta(seconds=self.budget)
+        return due if self.extended is None else max(due, self.extended)
+
+    def grace(self, until: datetime) -> None:
+        """Let the current turn run until `until` (a later deadline the game row holds)."""
+        if self.mover is not None:
+            self.extended = until
 
     def wire(self) -> dict[str, Any]:
         """What every viewer is sent (the `clock` of `state`, ext): the settings, whose turn

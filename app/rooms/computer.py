@@ -14,6 +14,8 @@ When does it look? After every action or start this process commits, when a proc
 loads a running game from the log, when a seat is handed to the computer, and in a sweep
 every `COMPUTER_SWEEP_SECONDS` over the rooms with a computer-controlled seat and a live
 game (which covers a process that died during its pause, and every process's restart).
+The same sweep settles "play again" offers past their deadline, whose in-memory timer
+may have died with a process (`RoomService.settle_due_rematches`).
 
 A player that keeps a memory between decisions (Team Edition's hard player remembers
 the faces of tiles turned down since; `app.bots.memory`) gets it here, one per (game,
@@ -142,9 +144,17 @@ class ComputerPlayers:
             await asyncio.gather(*pending, return_exceptions=True)
 
     async def sweep(self) -> None:
-        """Look at every room where a computer move may be due."""
+        """Look at every room where a computer move may be due, and settle the "play
+        again" offers past their deadline: both are work a process owed when it died
+        (or that waited through a restart), which whichever process is alive picks up."""
         for code in await self.service.computer_rooms():
             self.poke(code)
+        try:
+            await self.service.settle_due_rematches()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the computer's moves above are not to wait on this
+            log.exception("rematch sweep failed")
 
     async def _sweep_forever(self) -> None:
         await self._safely(self.sweep)

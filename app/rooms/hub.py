@@ -88,6 +88,9 @@ class RedisHub:
         self._deliver: Deliver | None = None
         self._task: asyncio.Task[None] | None = None
         self._retry: asyncio.Task[None] | None = None
+        # Per room, the messages heard and not yet delivered, in the order published,
+        # and the one task delivering them (`_dispatch`).
+        self._queues: dict[str, deque[HubMessage]] = {}
         self._pending: set[asyncio.Task[None]] = set()
         self._backlog: deque[HubMessage] = deque(maxlen=MAX_BACKLOG)
         self._ready = asyncio.Event()
@@ -118,11 +121,7 @@ class RedisHub:
                     async for raw in pubsub.listen():
                         if raw.get("type") != "message":
                             continue
-                        # One task per message: a room waiting on the database must not
-                        # hold up the fan-out of every other room.
-                        task = asyncio.create_task(self._handle(raw["data"]))
-                        self._pending.add(task)
-                        task.add_done_callback(self._pending.discard)
+                        self._dispatch(raw["data"])
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -131,15 +130,49 @@ class RedisHub:
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)
 
-    async def _handle(self, data: bytes | str) -> None:
+    def _dispatch(self, data: bytes | str) -> None:
+        """Queue a heard message behind the earlier ones of its room, and start that
+        room's delivery task if none runs. One room's messages are delivered one after
+        the other, in the order published: a rematch's `room` news (the new game id) and
+        the new game's seq-0 news, delivered side by side, let the seq 0 be judged
+        against the finished game (older than its last seq: nothing sent), and the
+        other processes' pages stayed on "Game over". Rooms do not wait for each other:
+        a room waiting on the database must not hold up the fan-out of every other."""
         try:
             message = json.loads(data)
             if message.pop("origin", None) == self.origin:
                 return  # published late by this process, which delivered it already
-            if self._deliver is not None:
-                await self._deliver(message)
+            key = str(message.get("room", ""))
         except Exception:  # one bad message must not stop the fan-out of the others
-            log.exception("hub message failed: %r", data[:200])
+            log.exception("hub message unreadable: %r", data[:200])
+            return
+        queue = self._queues.get(key)
+        if queue is not None:
+            queue.append(message)  # its room's task is running: it takes it in turn
+            return
+        self._queues[key] = deque([message])
+        task = asyncio.create_task(self._drain(key))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _drain(self, key: str) -> None:
+        """Deliver one room's queued messages in order until none is left."""
+        queue = self._queues[key]
+        try:
+            while queue:
+                message = queue.popleft()
+                try:
+                    if self._deliver is not None:
+                        await self._deliver(message)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # one bad message must not stop the ones behind it
+                    log.exception("hub message failed: %r", message)
+        finally:
+            # No await between the last look at the queue and this: a message heard
+            # from now on starts a new task.
+            if self._queues.get(key) is queue:
+                del self._queues[key]
 
     async def publish(self, message: HubMessage) -> None:
         if not self._backlog:

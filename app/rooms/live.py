@@ -114,7 +114,24 @@ class LiveGame:
             started = aware(record.started_at) or datetime.now(UTC)
             live.clock = Clock.start(settings, len(record.players), started, game.to_move)
         live.extend(actions)
+        live.follow_row(record)
         return live
+
+    def grace(self, until: datetime) -> None:
+        """The current turn runs until `until` (`Clock.grace`); states are built anew."""
+        if self.clock is not None:
+            self.clock.grace(until)
+            self._invalidate()
+
+    def follow_row(self, record: GameRecord) -> None:
+        """Take the game row's deadline when it is later than the log's for the same seq:
+        a turn given its time again after an outage (`Clock.grace`)."""
+        clock, stored = self.clock, aware(record.deadline)
+        if clock is None or stored is None or record.seq != self.seq:
+            return
+        deadline = clock.deadline
+        if deadline is not None and stored > deadline:
+            self.grace(stored)
 
     @property
     def id(self) -> str:

@@ -3,7 +3,9 @@
 Each process knows its own connections. With one process that is the whole truth
 (`LocalPresence`); with several, each writes its share to a Redis hash per room and reads
 the others' (`RedisPresence`). Shares carry a timestamp and are refreshed by a heartbeat,
-so a process that died without cleaning up stops counting after `STALE_AFTER` seconds.
+so a process that died without cleaning up stops counting after `STALE_AFTER` seconds;
+the live processes' heartbeats then remove its shares of the rooms they serve and tell
+those rooms (`drop_stale`).
 
 While Redis is away, presence is this process's own share (a room looks emptier than it
 is, nothing fails); the heartbeat writes every share again once Redis answers.
@@ -74,27 +76,61 @@ class RedisPresence:
                 all_spectators += entry["spectators"]
         return all_seats, all_spectators
 
-    async def _write(self, room: str, share: tuple[list[int], int]) -> None:
+    async def _write(self, room: str, share: tuple[list[int], int]) -> bool:
+        """Write this process's share of `room`; True if Redis had none of it (a first
+        write, or one another process dropped as stale: see `drop_stale`)."""
         key = self.prefix + room
         if not share[0] and not share[1]:
             await self.redis.hdel(key, self.process_id)
             self._mine.pop(room, None)
-            return
+            return False
         entry = {"seats": share[0], "spectators": share[1], "at": time.time()}
-        await self.redis.hset(key, self.process_id, json.dumps(entry))
+        added = await self.redis.hset(key, self.process_id, json.dumps(entry))
         await self.redis.expire(key, int(STALE_AFTER * 4))
         self._mine[room] = share
+        return bool(added)
 
-    async def heartbeat(self) -> None:
+    async def heartbeat(self) -> list[str]:
         """Re-stamp this process's shares so that the others keep counting them (and
-        write again what could not be written while Redis was away)."""
+        write again what could not be written while Redis was away). Returns the rooms
+        whose share was missing from Redis (not written yet, or dropped as stale while
+        this process was slow): their presence changed for the others, who are to be told."""
         wanted, self._wanted = self._wanted, {}
+        back = []
         for room, share in (self._mine | wanted).items():
             try:
-                await self._write(room, share)
+                if await self._write(room, share):
+                    back.append(room)
             except Exception as exc:
                 self._wanted[room] = share
                 self._warn(exc)
+        return back
+
+    async def drop_stale(self, rooms: list[str]) -> list[str]:
+        """Remove the shares of `rooms` that their process stopped refreshing (it died:
+        `kill -9`, a lost machine) and return the rooms that had one. `merged` already
+        ignores such a share, but nothing told the rooms' pages: a crashed process's
+        players looked connected to everyone for as long as no other news came, and
+        the others were never offered to let the computer play their seats. Removed,
+        not just ignored, so that whichever process removes it announces it once
+        (`HDEL` answers who did)."""
+        changed = []
+        now = time.time()
+        for room in rooms:
+            key = self.prefix + room
+            try:
+                entries = await self.redis.hgetall(key)
+                stale = [
+                    field
+                    for field, raw in entries.items()
+                    if _text(field) != self.process_id and _stale(raw, now)
+                ]
+                if stale and await self.redis.hdel(key, *stale):
+                    changed.append(room)
+            except Exception as exc:
+                self._warn(exc)
+                break  # Redis away: the next heartbeat looks again
+        return changed
 
     def _warn(self, exc: Exception) -> None:
         """One warning a minute while Redis is away, not one per request."""
@@ -110,6 +146,14 @@ class RedisPresence:
         for room in list(self._mine):
             await self.redis.hdel(self.prefix + room, self.process_id)
         self._mine.clear()
+
+
+def _stale(raw: bytes | str, now: float) -> bool:
+    """Whether a share was last stamped more than `STALE_AFTER` ago (or is unreadable)."""
+    try:
+        return bool(now - float(json.loads(raw)["at"]) > STALE_AFTER)
+    except (ValueError, KeyError, TypeError):
+        return True
 
 
 def _text(value: bytes | str) -> str:

@@ -198,6 +198,9 @@ class RoomService:
         db_threads: int = 40,
     ) -> None:
         self.repo = repo
+        # When this process began serving: a turn that fell due before it, long enough
+        # ago that no live process can have been watching, fell due during an outage.
+        self.started_at = datetime.now(UTC)
         # Marks this process's own `room` news, which it need not read again.
         self.origin = secrets.token_hex(8)
         # A seated player's hello stamps the game active (for adjournment) at most this
@@ -640,7 +643,11 @@ class RoomService:
             log.exception("rematch settling failed", extra={"room": code, "game": game_id})
 
     async def settle_rematch(self, code: str) -> None:
-        """Start the next game if the offer is due (any process may; one wins)."""
+        """Start the next game if the offer is due (any process may; one wins). Freeing
+        the seats that did not accept is decided in one transaction with the offer read
+        under the room's row lock (`Repository.settle_rematch`), so that this process's
+        timer, another's sweep and a late accept settling at once free each seat once;
+        the start is claimed by `replaces`, which one process wins."""
         room = await self._room(code)
         async with room.lock:
             await self._reload(room)
@@ -648,26 +655,44 @@ class RoomService:
             offer, game_id = record.rematch, record.game_id
             if offer is None or game_id is None or offer.get("game") != game_id:
                 return
-            if not table.rematch_due(offer, record, datetime.now(UTC)):
+            now = datetime.now(UTC)
+            if not table.rematch_due(offer, record, now):
                 return
-            for gone in sorted(
-                (s.seat for s in record.seats if s.seat not in offer["accepted"]), reverse=True
-            ):
-                await self._db(self.repo.remove_seat, code, gone, game_id)
+            outcome = await self._db(
+                self.repo.settle_rematch,
+                code,
+                game_id,
+                lambda fresh, read: table.rematch_due(fresh, read, now),
+                get_engine(record.variant).min_players,
+            )
             await self._reload(room)
-            enough = len(room.record.seats) >= get_engine(record.variant).min_players
-            if not enough:
-                # Too few stayed: the room is open again for others to join.
-                reopen = {"game_id": None, "rematch": None}
-                await self._db(self.repo.update_room, code, game_id, reopen)
-                await self._reload(room)
-        if not enough:
+        if outcome is None:
+            return  # settled meanwhile (another process), or no longer due
+        if outcome == "reopened":
+            # Too few stayed: the room is open again for others to join.
             await self.hub.publish({"room": code, "kind": "room"})
             return
         try:
             await self._start(room, replaces=game_id)
         except RoomError:
             await self.hub.publish({"room": code, "kind": "room"})  # another process did
+
+    async def settle_due_rematches(self) -> int:
+        """Settle every "play again" offer past its deadline: the offer's own timer lives
+        in the memory of the process that took it, and after a restart, or that
+        process's crash, nothing else ended it (the players who accepted waited at
+        "0 s left" for ever). Every process calls this now and then (the computer's
+        sweep); settling is race-safe, so several doing it at once start one game.
+        Returns how many offers were looked at."""
+        codes = await self._db(self.repo.due_rematches, datetime.now(UTC))
+        for code in codes:
+            try:
+                await self.settle_rematch(code)
+            except Exception:  # one broken room must not keep the others waiting
+                log.exception("rematch settling failed", extra={"room": code})
+            finally:
+                self.forget_idle(code)
+        return len(codes)
 
     async def open_tables(self, limit: int = 20) -> list[dict[str, Any]]:
         """Open tables for the lobby: listed rooms not started, with seats free."""
@@ -814,7 +839,9 @@ class RoomService:
             self._keep(room, read_back)
             room.stamped_at = time.monotonic()  # the start stamped it
         await self.hub.publish(self._news(code))
-        await self.hub.publish({"room": code, "kind": "seq", "seq": 0})
+        # Naming the game: a process still holding the game this one replaces must not
+        # take seq 0 for an old state of that game (`_send_states`).
+        await self.hub.publish({"room": code, "kind": "seq", "seq": 0, "game": record.id})
         log.info("game started", extra={"room": code, "game": record.id})
         for committed in self.on_committed:
             committed(code)
@@ -1259,6 +1286,11 @@ class RoomService:
         """Bring the live game up to the announced `seq` (or the log's end when no
         message says), then send every connection the state it has not had yet."""
         async with room.lock:
+            announced = None if message is None else message.get("game")
+            if announced is not None and announced != room.record.game_id:
+                # A game this process has not heard of yet (a rematch started elsewhere):
+                # its seq is no news about the game in memory, whatever the numbers say.
+                await self._reload(room)
             live = await self._live(room)
             if live is None:
                 return
@@ -1275,6 +1307,14 @@ class RoomService:
                     )
                 else:
                     await self._catch_up(live)
+            grace = None if message is None else message.get("grace")
+            if grace and announced == live.id and seq == live.seq:
+                # A turn given its time again after an outage (`grace`): its new
+                # deadline, and the state again for the pages that had it.
+                live.grace(datetime.fromisoformat(grace))
+                for conn in room.connections:
+                    if conn.game_id == live.id:
+                        conn.sent_seq = min(conn.sent_seq, live.seq - 1)
         # Seats first: their writers then run first, so a player's round trip does not
         # wait behind thousands of spectators' sends.
         everyone = list(room.connections)
@@ -1372,9 +1412,49 @@ class RoomService:
             await self._catch_up(live)
             clock = live.clock
             deadline = None if clock is None else clock.deadline
-            if live.seq != seq or deadline is None or deadline > datetime.now(UTC):
+            now = datetime.now(UTC)
+            if live.seq != seq or deadline is None or deadline > now:
+                return None
+            # Another process may have given this turn its time again (an outage): the
+            # game row says so.
+            row = await self._db(self.repo.get_game, game_id)
+            if row is not None:
+                live.follow_row(row)
+            deadline = None if live.clock is None else live.clock.deadline
+            if deadline is None or deadline > now:
                 return None
             return live.game.to_move
+
+    async def grace(self, code: str, game_id: str, seq: int) -> datetime | None:
+        """Give the turn of `game_id` at `seq` its time again from now (the turn limit, or
+        the bank the mover had when the turn began): it fell due while no process ran,
+        when its player could not move, and was not to be timed out at once (nor count
+        toward the timeouts in a row that hand a seat to the computer). Kept on the game
+        row, so that every process and restart honours it; the pages are sent the new
+        deadline. Returns it, or None when the turn moved on (nothing changed)."""
+        room = await self._room(code)
+        async with room.lock:
+            live = await self._live(room)
+            if live is None or live.id != game_id or live.clock is None:
+                return None
+            await self._catch_up(live)
+            clock = live.clock
+            if live.seq != seq or clock is None or clock.mover is None:
+                return None
+            now = datetime.now(UTC)
+            until = now + timedelta(seconds=clock.budget)
+            if not await self._db(self.repo.extend_deadline, game_id, seq, now, until):
+                row = await self._db(self.repo.get_game, game_id)
+                if row is None:
+                    return None
+                live.follow_row(row)  # given by another process: the same grace
+                return clock.extended
+            live.grace(until)
+        log.info("turn given its time again after an outage", extra={"room": code})
+        # Every process's pages are sent the state again, with the new deadline.
+        grace = {"room": code, "kind": "seq", "seq": seq, "game": game_id}
+        await self.hub.publish(grace | {"grace": until.isoformat()})
+        return until
 
     def connection_count(self) -> int:
         return sum(len(r.connections) for r in self.rooms.values())
@@ -1411,11 +1491,31 @@ class RoomService:
                 log.exception("room sweep failed")
 
     async def heartbeat(self, every: float = 10.0) -> None:
-        """Keep this process's presence shares fresh (a no-op with one process)."""
+        """Keep this process's presence shares fresh (a no-op with one process), and
+        notice the shares of processes that stopped keeping theirs (`presence_beat`)."""
         beat = getattr(self.presence, "heartbeat", None)
         while beat is not None:
             await asyncio.sleep(every)
             try:
-                await beat()
+                await self.presence_beat()
             except Exception:
                 log.exception("presence heartbeat failed")
+
+    async def presence_beat(self) -> list[str]:
+        """One heartbeat: re-stamp this process's shares, drop the stale shares of dead
+        processes in the rooms with connections here, and tell every process about each
+        room whose presence so changed (a `presence` hub message: each re-announces the
+        room to its pages, the seat shown disconnected, its away time counted from now,
+        so that the takeover is offered after `away_after` as for a closed tab).
+        Returns those rooms."""
+        changed: list[str] = []
+        beat = getattr(self.presence, "heartbeat", None)
+        if beat is not None:
+            changed += await beat() or []
+        drop = getattr(self.presence, "drop_stale", None)
+        if drop is not None:
+            served = [code for code, room in self.rooms.items() if room.connections]
+            changed += await drop(served)
+        for code in dict.fromkeys(changed):
+            await self.hub.publish({"room": code, "kind": "presence"})
+        return changed

@@ -8,7 +8,7 @@ after its session has closed.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -326,6 +326,35 @@ def _game_row(game: GameRecord, **overrides: Any) -> models.Game:
     return models.Game(**(_game_values(game) | overrides))
 
 
+def _free_seat(s: Session, room: models.Room, code: str, seat: int, game_id: str | None) -> bool:
+    """Delete `seat` of the locked `room` and move the later seats down one (their "play
+    again" acceptances with them): `remove_seat`, inside a caller's transaction."""
+    row = s.get(models.Seat, (code, seat))
+    if row is None:
+        return False
+    s.delete(row)
+    s.flush()
+    later = s.scalars(
+        select(models.Seat.seat)
+        .where(models.Seat.room_code == code, models.Seat.seat > seat)
+        .order_by(models.Seat.seat)
+    ).all()
+    for number in later:
+        s.execute(
+            update(models.Seat)
+            .where(models.Seat.room_code == code, models.Seat.seat == number)
+            .values(seat=number - 1)
+        )
+    # A "play again" offer counts its acceptances by seat: they move down with
+    # their seats (a seat freed under an open offer left its acceptances naming
+    # the wrong seats, and a computer that had accepted was freed at the deadline).
+    offer = room.rematch
+    if offer is not None and offer.get("game") == game_id:
+        accepted = [n - (n > seat) for n in offer.get("accepted", []) if n != seat]
+        room.rematch = offer | {"accepted": accepted}
+    return True
+
+
 class Repository:
     def __init__(self, sessions: sessionmaker[Session], lock_timeout: float = 3.0) -> None:
         self._sessions = sessions
@@ -467,30 +496,68 @@ class Repository:
             room = s.get(models.Room, code, with_for_update=True)
             if room is None or room.game_id != game_id:
                 return False
-            row = s.get(models.Seat, (code, seat))
-            if row is None:
-                return False
-            s.delete(row)
-            s.flush()
-            later = s.scalars(
-                select(models.Seat.seat)
-                .where(models.Seat.room_code == code, models.Seat.seat > seat)
-                .order_by(models.Seat.seat)
-            ).all()
-            for number in later:
-                s.execute(
-                    update(models.Seat)
-                    .where(models.Seat.room_code == code, models.Seat.seat == number)
-                    .values(seat=number - 1)
-                )
-            # A "play again" offer counts its acceptances by seat: they move down with
-            # their seats (a seat freed under an open offer left its acceptances naming
-            # the wrong seats, and a computer that had accepted was freed at the deadline).
+            return _free_seat(s, room, code, seat, game_id)
+
+    def settle_rematch(
+        self,
+        code: str,
+        game_id: str,
+        due: Callable[[dict[str, Any], RoomRecord], bool],
+        min_players: int,
+    ) -> str | None:
+        """Settle the room's "play again" offer for `game_id` if `due(offer, room)` says it
+        is due: free the seats that did not accept, and, when fewer than `min_players`
+        stay, open the room again (no game, no offer). One transaction, the room row
+        locked, the offer read in it: two processes settling at once (a timer, a sweep,
+        a late accept elsewhere) are ordered, and the second finds nothing left to free
+        (seats named by number: freeing by a number read before another process's
+        freeing, which renumbers the seats, freed a seat that had accepted).
+        "start" (the next game is to start: `start_game_and_read` with `replaces`,
+        which one process wins), "reopened", or None (no offer for that game, or not due).
+        """
+        with self._tx() as s:
+            room = s.get(models.Room, code, with_for_update=True)
+            if room is None or room.game_id != game_id:
+                return None
             offer = room.rematch
-            if offer is not None and offer.get("game") == game_id:
-                accepted = [n - (n > seat) for n in offer.get("accepted", []) if n != seat]
-                room.rematch = offer | {"accepted": accepted}
-        return True
+            if offer is None or offer.get("game") != game_id:
+                return None
+            seats = s.scalars(
+                select(models.Seat).where(models.Seat.room_code == code).order_by(models.Seat.seat)
+            ).all()
+            if not due(dict(offer), _room_record(room, seats)):
+                return None
+            accepted = set(offer.get("accepted", []))
+            for seat in sorted((x.seat for x in seats if x.seat not in accepted), reverse=True):
+                _free_seat(s, room, code, seat, game_id)  # later seats first: numbers hold
+            left = s.scalar(
+                select(func.count()).select_from(models.Seat).where(models.Seat.room_code == code)
+            )
+            if (left or 0) >= min_players:
+                return "start"
+            room.game_id, room.rematch = None, None
+            return "reopened"
+
+    def due_rematches(self, now: datetime, limit: int = 100) -> list[str]:
+        """Rooms whose "play again" offer is past its deadline and not settled: after a
+        restart, or when the process whose timer settled it died. Offers are few (each
+        lasts a minute): they are read whole and their deadlines compared here."""
+        deadline = models.Room.rematch["deadline"].as_string()
+        with self._sessions() as s:
+            rows = s.execute(
+                select(models.Room.code, models.Room.rematch)
+                .where(models.Room.game_id.is_not(None), deadline.is_not(None))
+                .limit(limit * 4)
+            ).all()
+        due = []
+        for code, offer in rows:
+            try:
+                when = datetime.fromisoformat(offer["deadline"])
+            except (TypeError, ValueError, KeyError):
+                continue
+            if (aware(when) or now) <= now:
+                due.append(code)
+        return due[:limit]
 
     def set_computer(self, code: str, seat: int, level: str | None, reason: str | None) -> bool:
         """The computer plays `seat` at `level` from now on (None, None: its person does)."""
@@ -527,6 +594,25 @@ class Repository:
                 return None
             row.token_hash, row.transfer_hash, row.transfer_expires = token_hash, None, None
             return row.seat
+
+    def extend_deadline(self, game_id: str, seq: int, now: datetime, until: datetime) -> bool:
+        """Move a live game's turn deadline, passed by `now`, to `until`, while the game is
+        still at `seq` (a turn given its time again after an outage); False if it moved
+        on, or its deadline is no longer past (another process gave the grace first: a
+        turn gets one)."""
+        with self._tx() as s:
+            changed = s.execute(
+                update(models.Game)
+                .where(
+                    models.Game.id == game_id,
+                    models.Game.seq == seq,
+                    models.Game.status == "live",
+                    models.Game.deadline.is_not(None),
+                    models.Game.deadline <= now,
+                )
+                .values(deadline=until)
+            ).rowcount
+        return changed == 1
 
     def overdue_games(self, now: datetime, limit: int = 50) -> list[tuple[str, str, int]]:
         """Live games whose turn deadline has passed: `(game_id, room_code, seq)`."""
