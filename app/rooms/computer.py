@@ -66,6 +66,19 @@ log = logging.getLogger("app.rooms.computer")
 # its person left, or a computer's own, plays as it likes.
 STANDS_IN = frozenset({"timeout", "away"})
 MEMORIES_KEPT = 512  # (game, seat) memories held; the least recently used is dropped
+# Events the players are still reading when the next computer is about to move: Master's
+# dice and duels (who was threatened, who won, which treasure was lost) were replaced by
+# the next computer's move within the usual pause, and on a phone only the move list, far
+# down the page, kept them. The next computer waits `LINGER` pauses after such a move.
+LINGERING = frozenset(
+    {"dragon_die", "threat", "duel_roll", "duel_won", "final_roll", "final_duel", "lost"}
+)
+LINGER = 3.0
+
+
+def pause_after(last_events: tuple[str, ...], pause: float) -> float:
+    """How long a computer waits before its move, after a move that had `last_events`."""
+    return pause * LINGER if LINGERING.intersection(last_events) else pause
 
 
 def rng_for_turn(turn: SeatTurn, level: str) -> random.Random:
@@ -171,6 +184,7 @@ class ComputerPlayers:
             log.exception("computer sweep failed")
 
     async def _run(self, code: str) -> None:
+        """Play the room's computer seats' turns, one after the other, each after its pause."""
         try:
             while True:
                 self._again.discard(code)
@@ -180,7 +194,7 @@ class ComputerPlayers:
                         continue
                     return
                 if self.pause > 0:
-                    await asyncio.sleep(self.pause)
+                    await asyncio.sleep(pause_after(turn.last_events, self.pause))
                     # The seat may have been released, or the turn played, meanwhile.
                     fresh = await self.service.seat_turn(code)
                     if fresh is None or (fresh.seq, fresh.seat) != (turn.seq, turn.seat):

@@ -132,6 +132,9 @@ class SeatTurn:
     # player keeps a memory rebuilds that seat's views from it (`app.bots.memory`); the
     # player itself is never handed the record.
     game_record: dict[str, Any] | None = None
+    # The kinds of the events of the move before this turn (a dice roll, a duel...): what
+    # the others are still reading when the computer is about to move (`computer.pause_after`).
+    last_events: tuple[str, ...] = ()
 
 
 def _refuse_unparsed(live: LiveGame, seat: int, action: dict[str, Any]) -> None:
@@ -1120,6 +1123,9 @@ class RoomService:
                 view=live.game.view(seat),
                 legal=live.game.legal_actions(seat),
                 game_record=live.game.record(),
+                last_events=tuple(
+                    str(event.get("type")) for event in (live.last.events if live.last else ())
+                ),
             )
 
     async def set_computer(

@@ -226,3 +226,25 @@ def test_a_stand_in_keeps_the_person_s_cards_a_leaver_s_computer_does_not(
     call(client, computer.control, code, 0, "easy", "left")
     call(client, computer.idle)
     assert asked[seen:] and not any(keep for _, keep in asked[seen:])
+
+
+def test_the_next_computer_lingers_after_dice_and_duels(client: TestClient) -> None:
+    """Master's dice and duels were replaced by the next computer's move within the usual
+    pause (0.8 s): after such a move it waits three pauses, after any other one."""
+    pause_after = computer_module.pause_after
+    assert pause_after(("dragon_die", "threat", "duel_roll", "duel_won"), 0.8) == pytest.approx(2.4)
+    assert pause_after(("final_roll", "final_duel"), 0.8) == pytest.approx(2.4)
+    assert pause_after(("pushed", "moved"), 0.8) == pytest.approx(0.8)
+    assert pause_after((), 0.8) == pytest.approx(0.8)
+    # the turn a computer decides from names the kinds of the last move's events
+    code, tokens = make_room(client, ["Ann", "Bob"])
+    start(client, code, tokens[0])
+    service = client.app.state.service  # type: ignore[attr-defined]
+    assert call(client, service.seat_turn, code).last_events == ()
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        _, state = hello(ws, tokens[0])
+        act(ws, state["seq"], legal(ws)["actions"][0])
+        pushed = receive_until(ws, "state")
+    turn = call(client, service.seat_turn, code)
+    assert turn.last_events == tuple(e["type"] for e in pushed["last"]["events"])
+    assert turn.last_events and "pushed" in turn.last_events
