@@ -96,14 +96,16 @@ def outside_once_settled(page: Any, selectors: list[str], seconds: float = 5.0) 
 
 
 def inside_viewport(page: Any, selector: str) -> bool:
+    """Whether the element is whole on the screen (within a pixel: a page scrolls by
+    whole pixels, its boxes are laid out in fractions of one)."""
     box = page.locator(selector).first.bounding_box()
     view = page.viewport_size
     return (
         box is not None
-        and box["y"] >= 0
-        and box["y"] + box["height"] <= view["height"]
-        and box["x"] >= 0
-        and box["x"] + box["width"] <= view["width"]
+        and box["y"] >= -1
+        and box["y"] + box["height"] <= view["height"] + 1
+        and box["x"] >= -1
+        and box["x"] + box["width"] <= view["width"] + 1
     )
 
 

@@ -590,8 +590,11 @@ def test_master_the_dragon_die_says_where_the_dragon_now_faces(
     events = act(game, 0, "b1", Dice(1))
     assert events[2]["facing"] == "S"
     feed_events(page, game, 0, 1, events)
+    # what is shown, and (a screen reader's) the arrows in words
     face = page.locator("[data-testid=dice] .dragon-face")
-    assert face.text_content() == words
+    assert face.locator("[aria-hidden=true]").text_content() == words
+    said = face.locator(".visually-hidden").text_content() or ""
+    assert "↻" not in said and said.endswith(words.split(":", 1)[1].strip()), said
     threat = page.text_content("[data-testid=threat]")
     assert (
         threat
