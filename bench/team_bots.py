@@ -19,7 +19,6 @@ Run from the repository root:
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -30,19 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.bots import LEVELS, Level
 from app.bots.arena import play
+from bench.bots import wilson  # the 95 % interval the bots' tournaments print
 
 MODES = ("introductory", "standard", "expert")
 Job = tuple[str, int, Level, int, str]  # mode, seats, level, index, seed prefix
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a proportion (honest for a few dozen games)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def run(job: Job) -> tuple[Job, bool, int, dict[str, float], dict[str, float]]:
