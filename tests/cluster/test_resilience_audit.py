@@ -20,9 +20,10 @@ ROOMS = 5  # the race the rematch lost was lost nearly every time: five rooms, e
 HEARTBEAT = 10.0  # seconds between two presence heartbeats (`RoomService.heartbeat`)
 
 
-def cards_room(server: ServerProcess) -> tuple[str, list[str]]:
-    """A started two-player card game, Ann (the host) and Bob, made through `server`."""
-    made = http_json("POST", server.url + "/api/rooms", {"variant": "cards", "name": "Ann"})
+def started_room(server: ServerProcess, variant: str) -> tuple[str, list[str]]:
+    """A started two-player game of `variant`, Ann (the host) and Bob, made through
+    `server`: its code and the two seats' tokens."""
+    made = http_json("POST", server.url + "/api/rooms", {"variant": variant, "name": "Ann"})
     code = made["code"]
     bob = http_json("POST", f"{server.url}/api/rooms/{code}/join", {"name": "Bob"})
     http_json("POST", f"{server.url}/api/rooms/{code}/start", {}, token=made["token"])
@@ -64,7 +65,7 @@ def test_play_again_accepted_on_one_process_reaches_the_pages_on_another(
     game), not stay on the finished game's last state."""
     a, b = cluster(), cluster()
     for n in range(ROOMS):
-        code, tokens = cards_room(a)
+        code, tokens = started_room(a, "cards")
         last = play_to_the_end(a, code, tokens, seed=n)
         first = http_json("GET", f"{a.url}/api/rooms/{code}")["game_id"]
         pages = [Peer(b.ws, code, tokens[0]), Peer(b.ws, code, None)]
@@ -112,7 +113,7 @@ def test_a_crashed_process_s_players_are_shown_gone_to_the_others(
     a = replica(tmp_path, shared_database, AWAY_AFTER="2")
     b = replica(tmp_path, shared_database, AWAY_AFTER="2")
     try:
-        code, tokens = open_classic(a)
+        code, tokens = started_room(a, "classic")
         ann = Peer(a.ws, code, tokens[0])
         bob = Peer(b.ws, code, tokens[1])
         bob.until("state")
@@ -130,12 +131,3 @@ def test_a_crashed_process_s_players_are_shown_gone_to_the_others(
     finally:
         a.stop()
         b.stop()
-
-
-def open_classic(server: ServerProcess) -> tuple[str, list[str]]:
-    """A started two-player classic game, Ann (the host) and Bob."""
-    made = http_json("POST", server.url + "/api/rooms", {"variant": "classic", "name": "Ann"})
-    code = made["code"]
-    bob = http_json("POST", f"{server.url}/api/rooms/{code}/join", {"name": "Bob"})
-    http_json("POST", f"{server.url}/api/rooms/{code}/start", {}, token=made["token"])
-    return code, [made["token"], bob["token"]]

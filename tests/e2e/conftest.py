@@ -99,6 +99,22 @@ def seated_page(browser: Any, server: str, made: dict[str, Any], **context: Any)
     return page
 
 
+def vs_computer(
+    server: str, variant: str, options: dict[str, Any] | None = None, **extra: Any
+) -> dict[str, Any]:
+    """A started game of Ann and an easy computer (`extra`: more of the create's body, a
+    clock say): the create's answer, for `seated_page`."""
+    body = {
+        "variant": variant,
+        "options": options or {},
+        "name": "Ann",
+        "computers": ["easy"],
+        "start": True,
+        **extra,
+    }
+    return http_json("POST", server + "/api/rooms", body)
+
+
 def play_out(server: str, code: str, tokens: dict[int, str]) -> None:
     """The seats of `tokens` play the first legal action over the protocol (the others are
     the computer's) until the game ends."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.e2e.conftest import http_json, play_out, seated_page, wait_for_js
+from tests.e2e.conftest import http_json, play_out, seated_page, vs_computer, wait_for_js
 from tests.server.helpers import greedy_record
 
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
@@ -23,18 +23,16 @@ ANNOUNCED = """() => { window.__said = []; const region = document.getElementByI
     .observe(region, { childList: true, characterData: true, subtree: true }); }"""
 
 
-def vs_computer(
-    server: str, variant: str, options: dict[str, Any] | None = None, **extra: Any
-) -> dict[str, Any]:
-    body = {
-        "variant": variant,
-        "options": options or {},
-        "name": "Ann",
-        "computers": ["easy"],
-        "start": True,
-        **extra,
-    }
-    return http_json("POST", server + "/api/rooms", body)
+def in_words(
+    server: str, browser: Any, variant: str, locale: str, options: dict[str, Any] | None = None
+) -> tuple[Any, str]:
+    """A game against the computer on a desktop in `locale`, its controls ready: the page,
+    and the board in words as a screen reader gets it."""
+    made = vs_computer(server, variant, options)
+    page = seated_page(browser, server, made, locale=locale, **DESKTOP)
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    wait_for_js(page, SUMMARY)
+    return page, page.evaluate(SUMMARY)
 
 
 def cell_of(key: str) -> str:
@@ -43,11 +41,7 @@ def cell_of(key: str) -> str:
 
 
 def test_the_classic_board_is_said_in_words_in_french(server: str, browser: Any) -> None:
-    made = vs_computer(server, "classic")
-    page = seated_page(browser, server, made, locale="fr-FR", **DESKTOP)
-    page.wait_for_selector("[data-testid=board][data-legal=ready]")
-    wait_for_js(page, SUMMARY)
-    said = page.evaluate(SUMMARY)
+    page, said = in_words(server, browser, "classic", "fr-FR")
     # the viewer's pawn and the other's, by the board's own coordinates
     assert re.search(r"Votre pion est en [a-g][1-7]\.", said), said
     assert re.search(r"Le pion de .+ est en [a-g][1-7]\.", said), said
@@ -69,11 +63,7 @@ def test_the_classic_board_is_said_in_words_in_french(server: str, browser: Any)
 
 
 def test_master_pieces_and_cards_are_said_in_words_in_german(server: str, browser: Any) -> None:
-    made = vs_computer(server, "master")
-    page = seated_page(browser, server, made, locale="de-DE", **DESKTOP)
-    page.wait_for_selector("[data-testid=board][data-legal=ready]")
-    wait_for_js(page, SUMMARY)
-    said = page.evaluate(SUMMARY)
+    page, said = in_words(server, browser, "master", "de-DE")
     assert re.search(r"Der Drache liegt in seiner Höhle auf d4 und blickt nach \w+\.", said), said
     assert re.search(r"Der weiße Wächter steht auf [a-g][1-7]\.", said), said
     assert re.search(r"Der schwarze Wächter steht auf [a-g][1-7]\.", said), said
@@ -94,11 +84,7 @@ def test_master_pieces_and_cards_are_said_in_words_in_german(server: str, browse
 
 
 def test_team_treasures_to_take_are_said_where_they_lie(server: str, browser: Any) -> None:
-    made = vs_computer(server, "team", {"mode": "standard"})
-    page = seated_page(browser, server, made, locale="en-GB", **DESKTOP)
-    page.wait_for_selector("[data-testid=board][data-legal=ready]")
-    wait_for_js(page, SUMMARY)
-    said = page.evaluate(SUMMARY)
+    page, said = in_words(server, browser, "team", "en-GB", {"mode": "standard"})
     assert "Your pawn is on a1." in said, said
     assert re.search(r"Treasures you may take now: .*(on [a-g][1-7]|not in sight)", said), said
     assert "Treasures you may take now" in page.text_content("[data-testid=target-where]")

@@ -11,7 +11,15 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import http_json, join_room, play_out, seated_page, serve_app, wait_for_js
+from tests.e2e.conftest import (
+    http_json,
+    join_room,
+    play_out,
+    seated_page,
+    serve_app,
+    vs_computer,
+    wait_for_js,
+)
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
@@ -591,11 +599,7 @@ def test_continue_on_another_device_by_keyboard(server: str, browser) -> None:
     """The button was disabled while its link was asked for, which dropped a keyboard
     player's focus to the top of the page, and the panel came unsaid: the focus goes to
     the link, and the button says the panel is open."""
-    made = http_json(
-        "POST",
-        server + "/api/rooms",
-        {"variant": "classic", "name": "Ann", "computers": ["easy"], "start": True},
-    )
+    made = vs_computer(server, "classic")
     page = seated_page(browser, server, made, **DESKTOP)
     page.wait_for_selector("[data-testid=device-button]:visible")
     button = page.locator("[data-testid=device-button]")
@@ -614,11 +618,7 @@ def test_a_keyboard_player_s_focus_goes_from_the_board_to_what_comes_next(
 ) -> None:
     """The game's end left a keyboard player's focus on the board, which has nothing left
     to do; "Play again" came before it, five Shift+Tab away."""
-    made = http_json(
-        "POST",
-        server + "/api/rooms",
-        {"variant": "cards", "name": "Ann", "computers": ["easy"], "start": True},
-    )
+    made = vs_computer(server, "cards")
     page = seated_page(browser, server, made, **DESKTOP)
     page.wait_for_selector("[data-testid=turn-status][data-seat]")
     page.focus("[data-testid=board]")
