@@ -13,7 +13,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import http_json, join_room, play_out, push_and_move, seated_page
+from tests.e2e.conftest import (
+    http_json,
+    join_room,
+    play_out,
+    push_and_move,
+    seated_page,
+    vs_computer,
+)
 from tests.server.helpers import greedy_record
 
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
@@ -202,8 +209,16 @@ def test_the_board_keeps_its_size_from_turn_to_turn(
     supplémentaire — choisissez une flèche."), the board 19 px down and up with it."""
     device = DESKTOP if screen == "desktop" else {**PHONE, "locale": "fr-FR"}
     (mover, other), errors = started(server, browser, variant, {}, device)
+    mover.wait_for_selector("[data-testid=board][data-legal=ready][data-my-turn=true]")
     other.wait_for_selector("[data-testid=turn-status][data-seat='0']")
-    sizes = [page.locator("[data-testid=board]").bounding_box() for page in (mover, other)]
+    # read once both pages have laid out their last state (under a loaded machine the
+    # other page's first frame can still be settling): a board that changes size with the
+    # turn's line stays apart however long one waits
+    for _ in range(20):
+        sizes = [page.locator("[data-testid=board]").bounding_box() for page in (mover, other)]
+        if abs(sizes[0]["height"] - sizes[1]["height"]) <= 1:
+            break
+        mover.wait_for_timeout(250)
     assert abs(sizes[0]["height"] - sizes[1]["height"]) <= 1, sizes
     assert abs(sizes[0]["y"] - sizes[1]["y"]) <= 1, sizes
     for page in (mover, other):
@@ -584,4 +599,56 @@ def test_what_a_screen_reader_and_a_finger_get_of_the_room_s_frame(server: str, 
     assert menu is not None and picker is not None
     apart = menu["x"] + menu["width"] <= picker["x"] or menu["y"] + menu["height"] <= picker["y"]
     assert apart, (menu, picker)
+    page.context.close()
+
+
+NAMES = """async (lang) => {
+  const { t, setLanguage } = await import("/static/js/i18n.js");
+  const { TREASURES } = await import("/static/js/tiles.js");
+  setLanguage(lang);
+  return TREASURES.map((k) => t(`treasure.${k}`));
+}"""
+
+WHERE_FOR_EACH = """(names) => {
+  const name = document.querySelector('[data-testid=target] strong');
+  const shown = name.textContent;
+  const out = names.map((n) => {
+    name.textContent = n;
+    const b = document.querySelector('[data-testid=board]').getBoundingClientRect();
+    const box = document.querySelector('[data-testid=target]').getBoundingClientRect();
+    return [n, Math.round(b.y), Math.round(b.height), box.right <= window.innerWidth + 1];
+  });
+  name.textContent = shown;
+  return out;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("locale", "device"),
+    [
+        ("fr-FR", PHONE),
+        ("de-DE", PHONE),
+        ("en-GB", PHONE),
+        ("de-DE", {"viewport": {"width": 900, "height": 800}}),
+        ("en-GB", {"viewport": {"width": 900, "height": 800}}),
+        ("fr-FR", DESKTOP),
+    ],
+)
+def test_the_target_s_name_does_not_move_the_board(
+    server: str, browser: Any, locale: str, device: dict
+) -> None:
+    """The target box sat beside the turn's line when its name was short and went to a
+    row of its own when it was long (its width was its name's): on a phone the board stood
+    54 px lower for "lézard" than for "rat", 59 px on a 900 px laptop for "Kerzenleuchter"
+    than for "Buch", so the board jumped when a player's next treasure came up. Every
+    treasure's name, in the page's language, leaves the board where it is."""
+    made = vs_computer(server, "classic")
+    page = seated_page(browser, server, made, locale=locale, **device)
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    names = page.evaluate(NAMES, locale[:2])
+    assert len(set(names)) == 24, names
+    placed = page.evaluate(WHERE_FOR_EACH, names)
+    assert len({(y, height) for _, y, height, _ in placed}) == 1, placed
+    assert all(inside for *_, inside in placed), placed
+    assert page.errors == []
     page.context.close()
