@@ -9,6 +9,7 @@
 import { connMark } from "./presence.js";
 import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
+import { lettersOn } from "./letter-keys.js";
 import { aMotif, formatList, sidesWords, t } from "./i18n.js";
 import { shownName } from "./table.js";
 import { DIRECTIONS, focusNearest, rove, roving, usingKeyboard } from "./keyboard-focus.js";
@@ -253,7 +254,7 @@ export class CardsUI extends GameUI {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const tag = (ev.target && ev.target.tagName) || "";
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (ev.target && ev.target.isContentEditable)) return;
-    if (!this.view || this.view.status !== "playing") return;
+    if (!this.view || this.view.status !== "playing" || !lettersOn()) return;
     if (ev.key === "r" || ev.key === "R") {
       ev.preventDefault();
       this.rotate(ev.shiftKey ? -1 : 1);
@@ -732,7 +733,7 @@ export class CardsUI extends GameUI {
     } else if (mine && turn.phase === "place") {
       // Keys and a wheel are no help on a phone: its own gestures instead.
       const touch = window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches;
-      panel.append(h("p", { class: "help" }, t(touch ? "cards.place_help_touch" : "cards.place_help")));
+      panel.append(h("p", { class: "help" }, t(touch ? "cards.place_help_touch" : lettersOn() ? "cards.place_help" : "cards.place_help_no_letters")));
     }
   }
 

@@ -7,6 +7,7 @@
 import { BoardView } from "./board.js";
 import { colorDot, h } from "./dom.js";
 import { GameUI } from "./game-ui.js";
+import { lettersOn } from "./letter-keys.js";
 import { connMark } from "./presence.js";
 import { cellName, sidesWords, slotWords, t } from "./i18n.js";
 import { shownName } from "./table.js";
@@ -118,7 +119,7 @@ export class ClassicUI extends GameUI {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const tag = (ev.target && ev.target.tagName) || "";
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (ev.target && ev.target.isContentEditable)) return;
-    if (!this.view || this.view.status !== "playing") return;
+    if (!this.view || this.view.status !== "playing" || !lettersOn()) return;
     if (ev.key === "r" || ev.key === "R") {
       ev.preventDefault();
       this.rotate(ev.shiftKey ? -1 : 1);

@@ -19,6 +19,7 @@ import { askNotifications, canAskNotifications, isMuted, setMuted, TurnNotifier 
 import { connMark, lostWords, presenceChanges } from "./presence.js";
 import { formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { hasSecrets, loadLocalSeats, LocalSeatsSocket } from "./local-seats.js";
+import { lettersOn, setLetters } from "./letter-keys.js";
 import { PassShield } from "./pass-shield.js";
 import { byBadge, entryWords, notationPlaces } from "./movelog.js";
 import { loadSeen, saveSeen, sinceSummary, turnSummary } from "./since.js";
@@ -76,6 +77,7 @@ const els = {
   seatTools: byId("seat-tools"),
   seatToolsTitle: byId("seat-tools-title"),
   sound: byId("sound-toggle"),
+  letterKeys: byId("letter-keys"),
   notifyToggle: byId("notify-toggle"),
   deviceButton: byId("device-button"),
   devicePanel: byId("device-panel"),
@@ -521,6 +523,8 @@ function renderDuringGame() {
   els.back.hidden = !(mine && controlOf(mine) === "away");
   els.sound.textContent = t(isMuted() ? "notify.sound_off" : "notify.sound_on");
   els.sound.setAttribute("aria-pressed", String(!isMuted()));
+  els.letterKeys.textContent = t(lettersOn() ? "keys.letters_on" : "keys.letters_off");
+  els.letterKeys.setAttribute("aria-pressed", String(lettersOn()));
   els.notifyToggle.hidden = !canAskNotifications();
 }
 
@@ -650,6 +654,11 @@ function setupSeatTools() {
   els.sound.addEventListener("click", () => {
     setMuted(!isMuted());
     renderDuringGame();
+  });
+  els.letterKeys.addEventListener("click", () => {
+    setLetters(!lettersOn());
+    // the keys' help says which keys act (the card game's, under the hand, too)
+    renderAll();
   });
   els.notifyToggle.addEventListener("click", async () => {
     // Said either way: a prompt closed without a choice left the button as it was.
@@ -844,6 +853,9 @@ function renderSpectators() {
   els.youWatch.hidden = !watchesOnly() || app.room.status === "lobby";
   // The keys move a player's spare tile: a watcher has none to move.
   els.keysHelp.hidden = watchesOnly();
+  // (its words follow the language through `data-i18n`)
+  els.keysHelp.dataset.i18n = lettersOn() ? "game.keys_help" : "game.keys_help_no_letters";
+  els.keysHelp.textContent = t(els.keysHelp.dataset.i18n);
   // nor its turning buttons (greyed out, they looked like a control one could not work)
   page.dataset.watching = watchesOnly() ? "true" : "false";
   // The invitation is for a table that waits or plays: not one device's own table, nor a

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.e2e.conftest import wait_for_js
+from tests.e2e.conftest import seated_page, vs_computer, wait_for_js
 from tests.e2e.test_phone_a11y import DESKTOP, started
 from tests.live_server import http_json
 
@@ -414,4 +414,86 @@ def test_tab_goes_past_the_board_in_one_press(server: str, browser: Any) -> None
     assert not page.evaluate(IN_BOARD), focused(page)
     assert errors == []
     other.context.close()
+    page.context.close()
+
+
+ROTATION = "() => document.querySelector('[data-testid=spare]').dataset.rotation"
+
+
+def test_single_key_shortcuts_can_be_turned_off(server: str, browser: Any) -> None:
+    """WCAG 2.1.4: R turned the spare tile wherever the focus was, so a word said to
+    speech input, or a stray key, turned it unasked, and nothing turned that off. "Your
+    seat" has the switch; it holds on this device (a reload, the next room), the keys'
+    help stops naming R, and the buttons beside the tile still turn it."""
+    made = vs_computer(server, "classic")
+    page = seated_page(browser, server, made, locale="en-GB", **DESKTOP)
+    page.wait_for_selector("[data-testid=board][data-legal=ready][data-my-turn=true]")
+    toggle = page.locator("[data-testid=letter-keys]")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    assert toggle.text_content() == "Single-key shortcuts: on"
+    page.keyboard.press("r")
+    wait_for_js(
+        page, "() => document.querySelector('[data-testid=spare]').dataset.rotation === '1'"
+    )
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "false"
+    assert toggle.text_content() == "Single-key shortcuts: off"
+    help_words = page.text_content("[data-testid=keys-help]")
+    assert "R turns" not in help_words and "Single-key shortcuts are off" in help_words
+    page.locator("body").focus()
+    for key in ("r", "R", "Shift+R"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(200)
+    assert page.evaluate(ROTATION) == "1"
+    page.click("[data-testid=rotate-cw]")
+    assert page.evaluate(ROTATION) == "2"
+    # the choice holds on this device: a reload, and in French
+    page.reload()
+    page.wait_for_selector("[data-testid=board][data-legal=ready][data-my-turn=true]")
+    page.keyboard.press("r")
+    page.wait_for_timeout(200)
+    assert page.evaluate(ROTATION) == "0"
+    page.select_option("#lang-select", "fr")
+    wait_for_js(
+        page,
+        "() => document.querySelector('[data-testid=letter-keys]').textContent"
+        " === 'Raccourcis d’une seule touche\u202f: désactivés'"
+        " || document.querySelector('[data-testid=letter-keys]').textContent"
+        " === 'Raccourcis d’une seule touche\u00a0: désactivés'",
+    )
+    assert "raccourcis d’une seule touche sont désactivés" in page.text_content(
+        "[data-testid=keys-help]"
+    )
+    # and on again
+    page.click("[data-testid=letter-keys]")
+    page.keyboard.press("r")
+    wait_for_js(
+        page, "() => document.querySelector('[data-testid=spare]').dataset.rotation === '1'"
+    )
+    assert page.errors == []
+    page.context.close()
+
+
+def test_the_card_game_s_keys_can_be_turned_off(server: str, browser: Any) -> None:
+    """The card game's R, 1, 2 and F act wherever the focus is, as the classic game's R:
+    with the shortcuts off a stray "2" no longer chooses the second card, and the hand's
+    help names the buttons instead of the keys."""
+    made = vs_computer(server, "cards")
+    page = seated_page(browser, server, made, locale="en-GB", **DESKTOP)
+    page.wait_for_selector("[data-testid=board][data-legal=ready][data-my-turn=true]")
+    page.click("[data-testid=letter-keys]")
+    wait_for_js(page, "() => document.body.textContent.includes('The buttons under the hand turn')")
+    page.locator("body").focus()
+    page.keyboard.press("2")
+    page.wait_for_timeout(200)
+    assert page.get_attribute("[data-testid=hand-0]", "aria-pressed") == "true"
+    assert page.get_attribute("[data-testid=hand-1]", "aria-pressed") == "false"
+    page.click("[data-testid=letter-keys]")
+    page.keyboard.press("2")
+    wait_for_js(
+        page,
+        "() => document.querySelector('[data-testid=hand-1]')"
+        ".getAttribute('aria-pressed') === 'true'",
+    )
+    assert page.errors == []
     page.context.close()
