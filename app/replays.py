@@ -31,6 +31,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from datetime import UTC
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal
@@ -69,7 +70,11 @@ VERSION = code_version()
 
 
 def iso(value: Any) -> str | None:
-    return None if value is None else value.isoformat()
+    """A stored time in ISO 8601 with its offset: SQLite gives back naive datetimes (stored
+    in UTC), and a time without an offset reads as local time in a browser's `Date`."""
+    if value is None:
+        return None
+    return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
 
 
 def record_of(game: GameRecord, actions: list[Any]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app import text as text_rules
 from app.metrics import Metrics
+from app.replays import iso
 from app.rooms import chat as chat_lines
 from app.rooms import table
 from app.rooms.clock import ClockError, parse_clock
@@ -86,12 +87,6 @@ def clean_name(raw: str) -> str:
         return text_rules.clean_name(raw)
     except text_rules.TextError as exc:
         raise RoomError(exc.code, exc.message, 422, {"reason": exc.reason}) from exc
-
-
-def _iso(when: datetime | None) -> str | None:
-    if when is None:
-        return None
-    return (when if when.tzinfo else when.replace(tzinfo=UTC)).isoformat()
 
 
 def _plays(conn: Connection) -> bool:
@@ -434,7 +429,7 @@ class RoomService:
             "host": {
                 "seat": None if host is None else host.seat,
                 "connected": host is not None and host.seat in connected,
-                "away_since": _iso(record.host_away_since),
+                "away_since": iso(record.host_away_since),
                 "grace": self.host_grace,
             },
             # with the seats it waits for (`asked`): the page counts "2 of 3 ready" by them
@@ -715,7 +710,7 @@ class RoomService:
                         "seats_free": free,
                         "min_players": engine.min_players,
                         "max_players": engine.max_players,
-                        "created_at": record.created_at.isoformat(),
+                        "created_at": iso(record.created_at),
                     }
                 )
         return tables

@@ -835,6 +835,9 @@ class MasterEngine:
             "pos": pos_of(player.pos),
             "home": pos_of(player.start),
             "found": player.treasures.copy(),
+            # the sliding-game view's count of what is left to take: every player hunts the
+            # same tokens, so it is the tokens on the board, the same for all
+            "remaining": len(state.tokens),
             "treasures": player.treasures.copy(),
             "coins": player.coins,
             "dragon": player.dragon,

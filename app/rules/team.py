@@ -1018,6 +1018,9 @@ class TeamEngine:
                     "pos": pos_of(p.pos),
                     "home": pos_of(p.home),
                     "board": p.board.copy(),
+                    # the contract's name for the same public cards (`board` came first
+                    # and stays for the clients that read it)
+                    "cards": p.board.copy(),
                     # what a stop may collect for this player now (`collectable`): in
                     # expert only the left card, which the board alone does not say
                     "collectable": list(self.collectable(state, seat)),

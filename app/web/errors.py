@@ -114,4 +114,8 @@ def install(app: FastAPI) -> None:
         if exc.status_code == 404:
             # an unknown address typed by hand: the not-found page, in the chosen language
             return page_or_json(request, 404, code, str(exc.detail))
-        return error_response(exc.status_code, code, str(exc.detail))
+        response = error_response(exc.status_code, code, str(exc.detail))
+        # Starlette's own headers ride along: a 405's `Allow` (HTTP requires it) says
+        # which methods the address takes
+        response.headers.update(exc.headers or {})
+        return response
