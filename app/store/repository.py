@@ -125,12 +125,15 @@ def aware(value: datetime | None) -> datetime | None:
 
 
 def _filtered(query: Any, status: str | None, variant: str | None, since: datetime | None) -> Any:
-    """`list_games`'s filters; "adjourned" is a live game nobody was in since `since`."""
+    """`list_games`'s filters. "live" is every live game (the contract's filter: a game
+    whose status is live is never left out of it); of those, "playing" is one a seated
+    player was in since `since`, "adjourned" one nobody was."""
     if status is not None:
-        query = query.where(models.Game.status == ("live" if status == "adjourned" else status))
-    if since is not None and status in ("live", "adjourned"):
+        stored = "live" if status in ("playing", "adjourned") else status
+        query = query.where(models.Game.status == stored)
+    if since is not None and status in ("playing", "adjourned"):
         active = func.coalesce(models.Game.active_at, models.Game.started_at)
-        query = query.where(active >= since if status == "live" else active < since)
+        query = query.where(active >= since if status == "playing" else active < since)
     if variant is not None:
         query = query.where(models.Game.variant == variant)
     return query
@@ -830,7 +833,7 @@ class Repository:
         offset: int = 0,
         active_since: datetime | None = None,
     ) -> list[GameRecord]:
-        """Games newest first. With `active_since`, `status="live"` lists only the live
+        """Games newest first. With `active_since`, `status="playing"` lists only the live
         games a seated player was in since then, `status="adjourned"` the other live ones."""
         with self._sessions() as s:
             query = _filtered(select(models.Game), status, variant, active_since)

@@ -85,13 +85,14 @@ async def list_games(
     request: Request,
     repo: Repo,
     service: Service,
-    status: Literal["live", "adjourned", "finished"] | None = None,
+    status: Literal["live", "playing", "adjourned", "finished"] | None = None,
     variant: str | None = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> dict[str, Any]:
-    """`status=live` lists the games someone is in; `adjourned` (ext) the live games
-    nobody was in for `ADJOURN_AFTER`, which stay resumable from their room's link."""
+    """`status=live` lists every live game (each says whether it is `adjourned`); of those,
+    `playing` (ext) the games someone was in within `ADJOURN_AFTER` (the lobby's list),
+    `adjourned` (ext) the others, which stay resumable from their room's link."""
     since = _cutoff(request)
     games = await to_thread.run_sync(repo.list_games, status, variant, limit, offset, since)
     total = await to_thread.run_sync(repo.count_matching, status, variant, since)

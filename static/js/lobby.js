@@ -282,7 +282,9 @@ function renderFinished() {
 /** One page of a list, newest first, with the list's variant filter. */
 function fetchPage(kind) {
   const where = paging[kind];
-  const params = new URLSearchParams({ status: kind, limit: String(PAGE[kind]), offset: String(where.offset) });
+  // the games being played, not those nobody has been in for half an hour (`adjourned`)
+  const status = kind === "live" ? "playing" : kind;
+  const params = new URLSearchParams({ status, limit: String(PAGE[kind]), offset: String(where.offset) });
   if (where.variant) params.set("variant", where.variant);
   return request("GET", `/api/games?${params}`);
 }

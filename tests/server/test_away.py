@@ -238,7 +238,12 @@ def test_a_game_nobody_is_in_is_adjourned(tmp_path: Path) -> None:
         assert [g["id"] for g in live["games"]] == [game_id]
         assert live["games"][0]["adjourned"] is False
         time.sleep(1.2)
-        assert client.get("/api/games", params={"status": "live"}).json()["games"] == []
+        assert client.get("/api/games", params={"status": "playing"}).json()["games"] == []
+        # the contract's `live` lists every game whose status is live, adjourned or not
+        live = client.get("/api/games", params={"status": "live"}).json()
+        assert [(g["id"], g["status"], g["adjourned"]) for g in live["games"]] == [
+            (game_id, "live", True)
+        ]
         adjourned = client.get("/api/games", params={"status": "adjourned"}).json()
         assert [g["id"] for g in adjourned["games"]] == [game_id] and adjourned["total"] == 1
         assert adjourned["games"][0]["adjourned"] is True
@@ -249,7 +254,7 @@ def test_a_game_nobody_is_in_is_adjourned(tmp_path: Path) -> None:
             hello(ws, tokens[0])
             deadline = time.monotonic() + 5.0
             while True:
-                live = client.get("/api/games", params={"status": "live"}).json()
+                live = client.get("/api/games", params={"status": "playing"}).json()
                 if live["games"] or time.monotonic() > deadline:
                     break
                 time.sleep(0.02)
