@@ -16,7 +16,7 @@ from typing import Any
 
 from app.bots import Level, choose
 from app.bots.memory import new_memory, observe_step
-from app.rules import Game
+from app.rules import RULES_VERSION, Game
 
 
 @dataclass(slots=True)
@@ -45,9 +45,12 @@ def play(
     options: Mapping[str, Any] | None = None,
     max_actions: int = 5000,
 ) -> Outcome:
-    """Play one game to its end (or `max_actions`), seat i at `levels[i]`."""
+    """Play one game to its end (or `max_actions`), seat i at `levels[i]`: by the current
+    rules, as a new room is, unless `options` names a `rules_version` (a game made with
+    `Game.new` and no version plays version 1, for old records' sake)."""
     names = [f"Computer {i + 1}" for i in range(len(levels))]
-    game = Game.new(variant, names, seed=seed, options=options)
+    stamped = {"rules_version": RULES_VERSION, **(options or {})}
+    game = Game.new(variant, names, seed=seed, options=stamped)
     outcome = Outcome(variant, tuple(levels), None, 0, 0)
     memories = {seat: new_memory(variant, level) for seat, level in enumerate(levels)}
     for seat, memory in memories.items():
