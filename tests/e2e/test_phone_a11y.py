@@ -194,6 +194,7 @@ def test_a_phone_on_its_side_shows_the_whole_board_beside_the_turn(
         ("master", "desktop"),
         ("classic", "phone"),
         ("master", "phone"),
+        ("cards", "phone"),
     ],
 )
 def test_the_board_keeps_its_size_from_turn_to_turn(
