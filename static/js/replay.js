@@ -22,7 +22,7 @@ import { COLORS, variantById } from "./variants.js";
 /** Player fields every view shows; any other field of a frame's player is a secret. */
 const PUBLIC_PLAYER_FIELDS = new Set(["seat", "name", "color", "pos", "home", "found", "remaining", "team",
   // master, team and cards: scores, counts, treasure boards (what may be collected from them) and spells are on every view
-  "treasures", "coins", "dragon", "score", "hand_count", "low_count", "board", "collectable", "spells", "taken"]);
+  "treasures", "coins", "dragon", "score", "hand_count", "low_count", "board", "cards", "collectable", "spells", "taken"]);
 const TREASURE_SET = new Set(TREASURES);
 
 const page = byId("replay-page");
