@@ -1352,10 +1352,13 @@ class RoomService:
         if live is not None and (conn.game_id != live.id or conn.sent_seq < live.seq):
             self._send_state(conn, live)
 
-    def _reseat(self, room: RoomLive, info: dict[str, Any]) -> None:
+    def _reseat(self, room: RoomLive) -> list[Connection]:
         """Seats were renumbered or freed: each seated connection finds its seat again by
-        its token, and is sent a new `welcome` when it changed (`seat: null`: freed)."""
+        its token; the connections whose seat changed (`seat` None: freed), to be sent a
+        new `welcome`. Done before the room's presence is read, which goes by the
+        connections' seats: read first, a player moved from seat 2 to 1 showed as gone."""
         by_hash = {s.token_hash: s.seat for s in room.record.seats}
+        moved = []
         for conn in list(room.connections):
             if conn.token_hash is None or conn.seat is None or not conn.welcomed:
                 continue
@@ -1365,7 +1368,8 @@ class RoomService:
                 conn.sent_seq = -1
                 if seat is None:
                     conn.token_hash = None
-                conn.send(dumps({"type": "welcome", "seat": seat, "room": info}))
+                moved.append(conn)
+        return moved
 
     async def _broadcast_presence(self, code: str) -> None:
         """The room message after presence changes, coalesced (`app/rooms/coalesce.py`)."""
@@ -1374,9 +1378,10 @@ class RoomService:
             await self._broadcast_room(room)
 
     async def _broadcast_room(self, room: RoomLive, reseat: bool = False) -> None:
+        moved = self._reseat(room) if reseat else []
         info = await self._info(room)
-        if reseat:
-            self._reseat(room, info)
+        for conn in moved:
+            conn.send(dumps({"type": "welcome", "seat": conn.seat, "room": info}))
         text = dumps({"type": "room", "room": info})
         everyone = list(room.connections)
         spectators = [c for c in everyone if c.seat is None]

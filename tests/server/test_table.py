@@ -166,6 +166,26 @@ def test_the_host_adds_and_removes_computer_seats(client: TestClient) -> None:
     assert names == ["Ann", "Computer 2 (hard)", "Bob"]
 
 
+def test_a_player_moved_down_a_seat_is_still_shown_here(client: TestClient) -> None:
+    """Ann hosts, a computer sits in seat 1 and Bob, connected, in seat 2; the host removes
+    the computer. The room message said Bob's new seat 1 was "not here" (to Bob himself
+    too): presence was read from the connections' old seat numbers, before they moved."""
+    made = create(client, name="Ann")
+    code, host = made["code"], made["host_token"]
+    client.post(f"/api/rooms/{code}/computers", json={"level": "easy"}, headers=bearer(host))
+    bob = join(client, code, "Bob")
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_json({"type": "hello", "token": bob["token"]})
+        assert receive_until(ws, "welcome")["seat"] == 2
+        removed = client.delete(f"/api/rooms/{code}/seats/1", headers=bearer(host))
+        assert removed.status_code == 200
+        welcome = receive_until(ws, "welcome")
+        assert welcome["seat"] == 1
+        assert welcome["room"]["seats"][1]["connected"] is True, welcome["room"]["seats"]
+        after = receive_until(ws, "room")["room"]["seats"]
+        assert [(s["name"], s["connected"]) for s in after][1] == ("Bob", True), after
+
+
 def test_play_against_the_computer_in_one_call(client: TestClient) -> None:
     made = create(client, name="Ann", computers=["medium"], start=True)
     code, game_id = made["code"], made["game_id"]
