@@ -905,6 +905,11 @@ function renderLobby() {
   focusTheEnd();
   const seated = app.seat !== null;
   const seats = room.seats;
+  // A room message (someone joins, a presence changes) redraws the list: the focus stays
+  // on the button it was on (the host's "Really remove Bob?" lost it, and the second
+  // Enter did nothing).
+  const active = document.activeElement;
+  const focused = active && els.seats.contains(active) ? active.getAttribute("data-testid") : null;
   els.seats.replaceChildren();
   for (let i = 0; i < variant.maxPlayers; i++) {
     const s = seats.find((x) => x.seat === i);
@@ -926,6 +931,8 @@ function renderLobby() {
         colorDot(color, "big hollow"), h("span", { class: "muted" }, t("room.free_seat"))));
     }
   }
+  const again = focused && els.seats.querySelector(`[data-testid="${focused}"]`);
+  if (again) again.focus({ preventScroll: true });
   const full = seats.length >= variant.maxPlayers;
   const lobby = room.status === "lobby";
   els.joinForm.hidden = seated || full || !lobby;

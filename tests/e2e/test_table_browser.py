@@ -168,6 +168,9 @@ def test_the_host_sets_up_the_room_and_a_guest_sees_it(
     assert host.get_attribute("[data-testid=remove-seat-2]", "aria-label") == "Remove Bob"
     host.click("[data-testid=remove-seat-1]")  # a computer goes at the first press
     guest.wait_for_selector("[data-testid=seat-1].mine")
+    # the host's page too has Bob in seat 1 (a click on its computer's button, still drawn
+    # there, would free Bob's seat at once)
+    host.wait_for_selector("[data-testid=remove-seat-1][aria-label='Remove Bob']")
     # a person's seat asks for a second press: a slip sent a friend back to the join form
     host.click("[data-testid=remove-seat-1]")
     host.wait_for_selector("[data-testid=remove-seat-1].asking")
@@ -631,3 +634,34 @@ def test_a_keyboard_player_s_focus_goes_from_the_board_to_what_comes_next(
         " && document.activeElement.getAttribute('data-testid') === 'play-again'",
     )
     page.context.close()
+
+
+def test_a_room_message_leaves_the_focus_on_the_host_s_remove(server: str, browser: Any) -> None:
+    """The host presses Enter on Bob's Remove ("Really remove Bob?") and, before the
+    second Enter, someone joins: the seat list was drawn again and the focus fell to the
+    page's body, so the second Enter did nothing and Bob stayed. It stays on the button."""
+    made = http_json("POST", server + "/api/rooms", {"variant": "classic", "name": "Ann"})
+    code = made["code"]
+    ctx = browser.new_context(**DESKTOP)
+    ctx.add_init_script(
+        f"localStorage.setItem('labyrinth:token:{code}', '{made['token']}');"
+        f"localStorage.setItem('labyrinth:host:{code}', '{made['host_token']}')"
+    )
+    page = ctx.new_page()
+    page.goto(server + made["url"])
+    http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Bob"})
+    remove = "[data-testid=remove-seat-1]"
+    page.wait_for_selector(remove)
+    page.focus(remove)
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"{remove}.asking")
+    http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Cy"})
+    page.wait_for_selector("[data-testid=seat-2] .seat-name:text('Cy')")
+    assert page.evaluate("document.activeElement.dataset.testid") == "remove-seat-1"
+    page.keyboard.press("Enter")
+    wait_for_js(
+        page,
+        "() => [...document.querySelectorAll('[data-testid^=seat-] .seat-name')]"
+        ".map((e) => e.textContent).join(',') === 'Ann,Cy'",
+    )
+    ctx.close()
