@@ -170,9 +170,15 @@ def test_a_replay_whose_code_does_not_load_is_shown_all_the_same(server: str, br
     never comes, it shows what it has after a moment instead of staying blank."""
     game_id, _ = import_game(server)
     page = browser.new_page(**CHROMIUM_ARGS)
+    # The page's own clock, stepped from here: "a moment" (1.5 s from the head's script)
+    # could pass before the first look on a loaded machine (a CI run saw the controls).
+    page.clock.install(time=0)
+    page.clock.pause_at(1000)  # no timer fires until run_for below
     page.route("**/static/js/replay.js*", lambda route: route.abort())
     page.goto(f"{server}/replay/{game_id}")
+    assert page.get_attribute("#replay-page", "data-state") == "loading"
     assert not page.is_visible('[data-testid="replay-controls"]')
+    page.clock.run_for(1500)
     page.wait_for_selector('#replay-page[data-state="waiting"]', timeout=15000)
     assert page.is_visible('[data-testid="replay-controls"]')
 
