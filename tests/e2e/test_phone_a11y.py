@@ -653,3 +653,27 @@ def test_the_target_s_name_does_not_move_the_board(
     assert all(inside for *_, inside in placed), placed
     assert page.errors == []
     page.context.close()
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "fr-FR", "en-GB"])
+def test_on_a_small_laptop_the_move_s_line_leaves_the_board_as_it_was(
+    server: str, browser: Any, locale: str
+) -> None:
+    """900 px wide, the turn's line beside the target: "Du bist dran: ziehe deine Figur —
+    wähle ein leuchtendes Feld oder „Bleiben“." took four rows where the push's line took
+    three, and the board shrank by 21 px between a player's push and move."""
+    made = vs_computer(server, "classic")
+    page = seated_page(browser, server, made, locale=locale, viewport={"width": 900, "height": 800})
+    page.wait_for_selector("[data-testid=turn-status][data-phase=push]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    before = page.locator("[data-testid=board]").bounding_box()
+    page.locator("[data-testid^=arrow-][data-active=true]").first.click()
+    page.wait_for_selector("[data-testid=turn-status][data-phase=move]")
+    page.wait_for_selector("[data-testid=board][data-legal=ready]")
+    after = page.locator("[data-testid=board]").bounding_box()
+    assert abs(before["y"] - after["y"]) <= 1 and abs(before["height"] - after["height"]) <= 1, (
+        before,
+        after,
+    )
+    assert page.errors == []
+    page.context.close()
