@@ -84,14 +84,18 @@ def push_and_move(page: Any, cell: str = "last") -> None:
     (cells.first if cell == "first" else cells.last).click()
 
 
-def seated_page(browser: Any, server: str, made: dict[str, Any], **context: Any) -> Any:
+def seated_page(
+    browser: Any, server: str, made: dict[str, Any], host: bool = False, **context: Any
+) -> Any:
     """The room page of the seat `made` (a create's or a join's answer: `code`, `url`,
     `token`), in a browser context of its own made with `context` (viewport, locale);
-    `page.errors` collects the page's script errors from its first line on."""
+    with `host`, the page holds the create's `host_token` too. `page.errors` collects the
+    page's script errors from its first line on."""
     ctx = browser.new_context(**context)
-    ctx.add_init_script(
-        f"localStorage.setItem('labyrinth:token:{made['code']}', '{made['token']}')"
-    )
+    keys = f"localStorage.setItem('labyrinth:token:{made['code']}', '{made['token']}');"
+    if host:
+        keys += f"localStorage.setItem('labyrinth:host:{made['code']}', '{made['host_token']}');"
+    ctx.add_init_script(keys)
     page = ctx.new_page()
     page.errors = errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))

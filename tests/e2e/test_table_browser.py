@@ -573,13 +573,8 @@ def test_the_host_s_panel_keeps_a_keyboard_player_s_focus(server: str, browser) 
     made = http_json("POST", server + "/api/rooms", {"variant": "team", "name": "Ann"})
     code = made["code"]
     http_json("POST", f"{server}/api/rooms/{code}/computers", {"level": "easy"}, made["host_token"])
-    context = browser.new_context(**DESKTOP)
-    context.add_init_script(
-        f"localStorage.setItem('labyrinth:token:{code}', '{made['token']}');"
-        f"localStorage.setItem('labyrinth:host:{code}', '{made['host_token']}')"
-    )
-    page = context.new_page()
-    page.goto(server + made["url"])
+    page = seated_page(browser, server, made, host=True, **DESKTOP)
+    context = page.context
     page.wait_for_selector("[data-testid=room-opt-mode]")
     before = http_json("GET", f"{server}/api/rooms/{code}")["options"].get("mode")
     page.focus("[data-testid=room-opt-mode]")
@@ -642,13 +637,7 @@ def test_a_room_message_leaves_the_focus_on_the_host_s_remove(server: str, brows
     page's body, so the second Enter did nothing and Bob stayed. It stays on the button."""
     made = http_json("POST", server + "/api/rooms", {"variant": "classic", "name": "Ann"})
     code = made["code"]
-    ctx = browser.new_context(**DESKTOP)
-    ctx.add_init_script(
-        f"localStorage.setItem('labyrinth:token:{code}', '{made['token']}');"
-        f"localStorage.setItem('labyrinth:host:{code}', '{made['host_token']}')"
-    )
-    page = ctx.new_page()
-    page.goto(server + made["url"])
+    page = seated_page(browser, server, made, host=True, **DESKTOP)
     http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Bob"})
     remove = "[data-testid=remove-seat-1]"
     page.wait_for_selector(remove)
@@ -664,4 +653,4 @@ def test_a_room_message_leaves_the_focus_on_the_host_s_remove(server: str, brows
         "() => [...document.querySelectorAll('[data-testid^=seat-] .seat-name')]"
         ".map((e) => e.textContent).join(',') === 'Ann,Cy'",
     )
-    ctx.close()
+    page.context.close()
