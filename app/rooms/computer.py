@@ -28,7 +28,7 @@ The contract for other room modules (turn clocks, takeovers, leaving; keep it st
 - `await computer.control(code, seat, level, reason)`: from now on the computer plays
   `seat` of room `code` at `level` (`easy`/`medium`/`hard`), for `reason` (a short word
   shown to players and stored with each of its actions as `by = "computer:<reason>"`:
-  e.g. `"takeover"`, `"left"`). Published to every process (a `room` message); if it is
+  `"away"`, `"left"`). Published to every process (a `room` message); if it is
   that seat's turn, the computer moves after the pause. Returns False for no such seat.
 - `await computer.release(code, seat)`: the seat is its person's again at once (no
   computer move for it starts after this returns; one already submitted may still land,

@@ -65,7 +65,8 @@ class Seat(Base):
     # The seat the host took (the host's presence decides who may start).
     host: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # Set while the computer plays this seat: its level and why ("seat" for a computer
-    # seat, else what handed a person's seat over, e.g. "takeover", "timeout", "left").
+    # seat, else what handed a person's seat over: "away" (taken over, or two turns out
+    # of time) or "left").
     level: Mapped[str | None] = mapped_column(String(8), default=None)
     reason: Mapped[str | None] = mapped_column(String(16), default=None)
     # SHA-256 of the seat's token: a leaked database does not hand out seats.
@@ -120,7 +121,9 @@ class Action(Base):
     payload: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Null when the seat's player sent it; "computer:<reason>" when the server wrote it
-    # for the seat (a computer seat, a takeover, a timeout). Replays do not need it.
+    # for the seat ("computer:seat", "computer:away", "computer:left", and
+    # "computer:timeout" for a move played when a turn's time ran out). Replays do not
+    # need it.
     by: Mapped[str | None] = mapped_column(String(32), default=None)
 
 
