@@ -9,11 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
+# The longest error message sent: the longest the server words is about 300 characters.
+MAX_MESSAGE = 400
+
+
+def brief(message: str) -> str:
+    """`message` cut to `MAX_MESSAGE` characters. A refusal quotes what it refused (an
+    unknown variant, an action's bad field, an option's value), and a client's 60 KB
+    string came back whole in it."""
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 3] + "..."
+
 
 class RoomError(Exception):
     def __init__(
         self, code: str, message: str, status: int = 400, extra: dict[str, Any] | None = None
     ) -> None:
+        message = brief(message)
         super().__init__(message)
         self.code = code
         self.message = message

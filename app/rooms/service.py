@@ -306,6 +306,67 @@ class RoomService:
         )
         return record, host_token
 
+    async def create_table(
+        self,
+        variant: str,
+        options: dict[str, Any] | None,
+        listed: bool = False,
+        clock: Any = None,
+        name: str | None = None,
+        computers: tuple[str, ...] = (),
+        start: bool = False,
+    ) -> dict[str, Any]:
+        """A room with, in one call, the creator's seat, computer seats and the start
+        (`POST /api/rooms`'s extensions). A call that is refused leaves no room behind:
+        what can be checked before is (the name, the levels, enough players to start, and
+        seats enough for them), and a room whose later step fails anyway is deleted. A
+        refused name left an empty open table in the lobby at each try, and a refused
+        start a table whose host seat nobody held the key to."""
+        if start and name is None:
+            raise RoomError("bad_request", "start: a room started at once needs your name", 422)
+        if name is not None:
+            name = clean_name(name)
+        for level in computers:
+            table.check_level(level)
+        if variant in ENGINES:
+            engine = get_engine(variant)
+            seats = (name is not None) + len(computers)
+            if seats > engine.max_players:
+                raise RoomError("room_full", "every seat is taken", 409)
+            if start and seats < engine.min_players:
+                raise RoomError(
+                    "too_few_players", f"at least {engine.min_players} players are needed", 409
+                )
+        room, host_token = await self.create_room(variant, options, listed, clock)
+        answer: dict[str, Any] = {
+            "code": room.code,
+            "url": f"/r/{room.code}",
+            "variant": room.variant,
+            "options": room.options,
+            "clock": room.clock,
+            "host_token": host_token,
+        }
+        try:
+            if name is not None:
+                answer["seat"], answer["token"] = await self.join(room.code, name, host_token)
+            for level in computers:
+                await self.add_computer(room.code, host_token, level)
+            if start:
+                answer["game_id"] = await self.start_game(room.code, host_token)
+        except BaseException:
+            await asyncio.shield(self._discard_room(room.code))
+            raise
+        return answer
+
+    async def _discard_room(self, code: str) -> None:
+        """Delete a room that was never handed to anyone (its creation was refused)."""
+        try:
+            await self._db(self.repo.delete_lobby, code, datetime.now(UTC) + timedelta(days=1))
+        except Exception:
+            # The sweep deletes it after LOBBY_TTL_HOURS: no seat of it is ever connected.
+            log.exception("a refused room was not deleted", extra={"room": code})
+        self.rooms.pop(code, None)
+
     @staticmethod
     def _options(variant: str, options: dict[str, Any] | None) -> dict[str, Any]:
         try:
@@ -594,6 +655,15 @@ class RoomService:
             game_id = record.game_id
             if game_id is not None and await self._status(room) != "finished":
                 raise RoomError("already_started", "the game has started", 409)
+            offered = record.rematch is not None and record.rematch.get("game") == game_id
+            if game_id is not None and not offered:
+                # Freed with no offer open, the seats went and the room stayed "finished"
+                # with nobody in it: no join, no start, no "play again", for good.
+                raise RoomError(
+                    "no_rematch",
+                    "after a game, a seat is freed by saying no to its “play again”; none is open",
+                    409,
+                )
             if not await self._db(self.repo.remove_seat, code, seat, game_id):
                 raise RoomError("already_started", "the game has started", 409)
             await self._reload(room)

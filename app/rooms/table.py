@@ -31,10 +31,15 @@ def check_name_free(room: RoomRecord, name: str) -> None:
         raise RoomError("name_taken", f"someone in this room is already called {name!r}", 409)
 
 
-def computer_name(room: RoomRecord, level: str) -> str:
-    """`Computer (hard)`, then `Computer 2 (hard)`, ...: unique in the room."""
+def check_level(level: str) -> None:
+    """`bad_level` unless `level` is one the computer plays at."""
     if level not in LEVELS:
         raise RoomError("bad_level", f"a computer level is one of {', '.join(LEVELS)}", 422)
+
+
+def computer_name(room: RoomRecord, level: str) -> str:
+    """`Computer (hard)`, then `Computer 2 (hard)`, ...: unique in the room."""
+    check_level(level)
     taken = set().union(*(text.name_keys(s.name) for s in room.seats))
     for n in range(1, 10):
         name = f"Computer ({level})" if n == 1 else f"Computer {n} ({level})"

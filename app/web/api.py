@@ -9,7 +9,6 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rooms import devices
-from app.rooms.errors import RoomError
 from app.rooms.live import dumps
 from app.rooms.service import RoomService
 from app.web.bodies import BoundedJSONRoute
@@ -22,7 +21,7 @@ Authorization = Annotated[str | None, Header()]
 
 
 class CreateRoom(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     variant: str
     options: dict[str, Any] | None = None
     # Extensions: the creator's own seat, computer opponents, an open table, start now.
@@ -34,23 +33,23 @@ class CreateRoom(BaseModel):
 
 
 class Join(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: str = Field(max_length=256)
 
 
 class Claim(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     transfer: str = Field(min_length=1, max_length=256)
 
 
 class UpdateRoom(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     options: dict[str, Any] | None = None
     listed: bool | None = None
 
 
 class AddComputer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     level: str
 
 
@@ -64,26 +63,15 @@ def bearer(authorization: str | None) -> str | None:
 @router.post("/rooms", status_code=201)
 async def create_room(body: CreateRoom, service: Service, request: Request) -> dict[str, Any]:
     request.app.state.limits.rooms.check(client_address(request))
-    if body.start and body.name is None:
-        raise RoomError("bad_request", "start: a room started at once needs your name", 422)
-    room, host_token = await service.create_room(
-        body.variant, body.options, body.listed, body.clock
+    return await service.create_table(
+        body.variant,
+        body.options,
+        body.listed,
+        body.clock,
+        name=body.name,
+        computers=tuple(body.computers),
+        start=body.start,
     )
-    answer: dict[str, Any] = {
-        "code": room.code,
-        "url": f"/r/{room.code}",
-        "variant": room.variant,
-        "options": room.options,
-        "clock": room.clock,
-        "host_token": host_token,
-    }
-    if body.name is not None:
-        answer["seat"], answer["token"] = await service.join(room.code, body.name, host_token)
-    for level in body.computers:
-        await service.add_computer(room.code, host_token, level)
-    if body.start:
-        answer["game_id"] = await service.start_game(room.code, host_token)
-    return answer
 
 
 @router.get("/rooms")

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 
-from app.rooms.errors import RoomError, unavailable
+from app.rooms.errors import RoomError, brief, unavailable
 from app.rooms.ratelimit import RateLimited
 from app.store.repository import Unavailable
 from app.web import pages
@@ -48,7 +48,7 @@ def error_response(
     `retry_after` when the refusal knows the real wait (the message says the same)."""
     wait = retry_after if retry_after is not None else RETRY_AFTER.get(status)
     headers = {"Retry-After": str(wait)} if wait is not None else None
-    body = {"code": code, "message": message, **(extra or {})}
+    body = {"code": code, "message": brief(message), **(extra or {})}
     return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 

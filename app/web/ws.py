@@ -20,7 +20,7 @@ from app import boundedjson
 from app.rooms import away
 from app.rooms.computer import ComputerPlayers
 from app.rooms.connection import Connection
-from app.rooms.errors import RoomError
+from app.rooms.errors import RoomError, brief
 from app.rooms.live import dumps
 from app.rooms.ratelimit import AddressLimits
 from app.rooms.service import RoomService
@@ -190,6 +190,7 @@ def error(code: str, message: str, ref: Any = None, extra: dict[str, Any] | None
     without a word. A `ref` or an extra field the encoder cannot write (an integer beyond
     64 bits, a lone surrogate) is left out, and the last resort is the standard library,
     which writes any text (escaped) and any integer."""
+    message = brief(message)
     frame = {"type": "error", "code": code, "message": message, "ref": ref, **(extra or {})}
     try:
         return dumps(frame)

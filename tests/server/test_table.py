@@ -335,6 +335,34 @@ def test_a_room_opened_again_shows_no_game(
             assert "state" not in kinds, kinds
 
 
+def test_after_a_game_a_seat_is_freed_only_by_saying_no_to_play_again(
+    client: TestClient,
+) -> None:
+    """With no offer open, freeing the seats of a finished game emptied the room for good:
+    still "finished", nobody could join, start or ask to play again."""
+    made = create(client, name="Ann")
+    code = made["code"]
+    bob = join(client, code, "Bob")
+    client.post(f"/api/rooms/{code}/start", headers=bearer(made["token"]))
+    computer = client.app.state.computer  # type: ignore[attr-defined]
+    for seat in (0, 1):
+        call(client, computer.control, code, seat, "medium", "takeover")
+    call(client, computer.idle)
+    assert room(client, code)["status"] == "finished"
+    for token, seat in ((bob["token"], 1), (made["host_token"], 0)):
+        refused = client.delete(f"/api/rooms/{code}/seats/{seat}", headers=bearer(token))
+        assert refused.status_code == 409 and code_of(refused) == "no_rematch", refused.text
+    assert [s["name"] for s in room(client, code)["seats"]] == ["Ann", "Bob"]
+    # With the offer open, "No thanks" frees the seat; the last one out opens the room.
+    client.post(f"/api/rooms/{code}/rematch", headers=bearer(made["token"]))
+    for token, seat in ((bob["token"], 1), (made["token"], 0)):
+        freed = client.delete(f"/api/rooms/{code}/seats/{seat}", headers=bearer(token))
+        assert freed.status_code == 200, freed.text
+    info = room(client, code)
+    assert info["status"] == "lobby" and info["seats"] == []
+    assert client.post(f"/api/rooms/{code}/join", json={"name": "Cy"}).status_code == 201
+
+
 def test_without_a_seated_host_any_seated_player_starts(client: TestClient) -> None:
     """A room made by a client of the public protocol (no host token used to sit) keeps
     the contract's rule: any seated player may start."""
