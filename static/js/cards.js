@@ -284,7 +284,7 @@ export class CardsUI extends GameUI {
     if (cell) cell.focus({ preventScroll: true });
     // The card fits nowhere as it is turned: said, rather than nothing happening (the
     // keyboard player was stuck unless they guessed to press R).
-    else if (this.fitsNowhere() && this.ctx.say) this.ctx.say(t("a11y.cards.fits_nowhere"));
+    else if (this.fitsNowhere() && this.ctx.say) this.ctx.say(t(`a11y.cards.fits_nowhere${this.turnWay()}`));
   }
 
   /** Whether the chosen card may be placed, but only turned another way than it is now. */
@@ -714,7 +714,7 @@ export class CardsUI extends GameUI {
       panel.append(h("p", { class: "form-error", "data-testid": "cannot-place", role: "status" }, t("cards.cannot_place")));
     } else if (this.fitsNowhere(choices)) {
       // Only dashed squares: the card must be turned first (said when it happens, too).
-      panel.append(h("p", { class: "help", "data-testid": "fits-nowhere" }, t("a11y.cards.fits_nowhere")));
+      panel.append(h("p", { class: "help", "data-testid": "fits-nowhere" }, t(`a11y.cards.fits_nowhere${this.turnWay()}`)));
     }
     const canRotate = v.status === "playing" && (me.hand || []).length > 0;
     panel.append(h("div", { class: "spare-row" },
@@ -731,10 +731,18 @@ export class CardsUI extends GameUI {
       }
       panel.append(drow);
     } else if (mine && turn.phase === "place") {
-      // Keys and a wheel are no help on a phone: its own gestures instead.
-      const touch = window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches;
-      panel.append(h("p", { class: "help" }, t(touch ? "cards.place_help_touch" : lettersOn() ? "cards.place_help" : "cards.place_help_no_letters")));
+      panel.append(h("p", { class: "help" }, t(`cards.place_help${this.turnWay()}`)));
     }
+  }
+
+  /**
+   * Which words a help names the card's turning in (the suffix of its key): a phone's
+   * gestures and round arrows (`_touch`), the R key, or the buttons when single-key
+   * shortcuts are off (`_no_letters`). "Press R" was said on phones, and with R off.
+   */
+  turnWay() {
+    const touch = window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+    return touch ? "_touch" : lettersOn() ? "" : "_no_letters";
   }
 
   /** The zoom buttons' names, in the page's language. */

@@ -383,7 +383,7 @@ const en = {
   "room.full": "All seats are taken; you can watch the game.",
   "room.waiting_state": "Waiting for the game…",
   "room.bot": "bot",
-  "room.spectator_name": "spectator",
+  "room.spectator_name": "Spectator",
   "replay.title": "Replay",
   "replay.imported": "Imported",
   "replay.controls": "Replay",
@@ -1008,7 +1008,7 @@ const fr = {
   "room.full": "Toutes les places sont prises ; vous pouvez regarder la partie.",
   "room.waiting_state": "En attente de la partie…",
   "room.bot": "robot",
-  "room.spectator_name": "spectateur",
+  "room.spectator_name": "Spectateur",
   "replay.title": "Revoir la partie",
   "replay.imported": "Importée",
   "replay.controls": "Relecture",
@@ -2145,6 +2145,8 @@ addTranslations({
     "a11y.clock_warning": "{n} seconds left in your turn.",
     "a11y.replay_step": "{position}: {move}",
     "a11y.cards.fits_nowhere": "This card fits nowhere as turned: press R to turn it, or choose a dashed square to turn it to fit there.",
+    "a11y.cards.fits_nowhere_touch": "This card fits nowhere as turned: turn it with the round arrows, or tap a dashed square to turn it to fit there.",
+    "a11y.cards.fits_nowhere_no_letters": "This card fits nowhere as turned: turn it with the buttons under your hand, or choose a dashed square to turn it to fit there.",
   },
   fr: {
     "a11y.board_summary": "Le plateau en mots",
@@ -2177,6 +2179,8 @@ addTranslations({
     "a11y.clock_warning": "Plus que {n} secondes pour jouer votre tour.",
     "a11y.replay_step": "{position} : {move}",
     "a11y.cards.fits_nowhere": "Tournée ainsi, cette carte ne va nulle part : appuyez sur R pour la tourner, ou choisissez un carré en pointillés pour la tourner comme il faut.",
+    "a11y.cards.fits_nowhere_touch": "Tournée ainsi, cette carte ne va nulle part : tournez-la avec les flèches rondes, ou touchez un carré en pointillés pour la tourner comme il faut.",
+    "a11y.cards.fits_nowhere_no_letters": "Tournée ainsi, cette carte ne va nulle part : tournez-la avec les boutons sous la main, ou choisissez un carré en pointillés pour la tourner comme il faut.",
   },
   de: {
     "a11y.board_summary": "Das Spielbrett in Worten",
@@ -2210,5 +2214,7 @@ addTranslations({
     "a11y.clock_warning": "Noch {n} Sekunden für deinen Zug.",
     "a11y.replay_step": "{position}: {move}",
     "a11y.cards.fits_nowhere": "So gedreht passt diese Karte nirgends hin: drück R, um sie zu drehen, oder wähle ein gestricheltes Feld, um sie passend zu drehen.",
+    "a11y.cards.fits_nowhere_touch": "So gedreht passt diese Karte nirgends hin: dreh sie mit den runden Pfeilen, oder tippe ein gestricheltes Feld an, um sie passend zu drehen.",
+    "a11y.cards.fits_nowhere_no_letters": "So gedreht passt diese Karte nirgends hin: dreh sie mit den Knöpfen unter der Hand, oder wähle ein gestricheltes Feld, um sie passend zu drehen.",
   },
 });

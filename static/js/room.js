@@ -127,6 +127,7 @@ const app = {
   claimNews: false,
   /** "The new game started without Cleo", said with the next game's first state. */
   rematchNews: null,
+  reopened: null,  // who did not stay when "play again" found too few (noteReopened)
   /** The seats of the game that ended, `{game, seats}` (see setRoom). */
   finishedSeats: null,
 };
@@ -704,6 +705,7 @@ function setRoom(room) {
     app.finishedSeats = { game: room.game_id, seats: room.seats };
   }
   noteRematchWithout(app.room, room);
+  noteReopened(app.room, room);
   takeUpFocusForNextGame(app.room, room);
   app.room = room;
   // The room opened again (too few stayed for the next game): the game shown is over and
@@ -772,6 +774,24 @@ function noteRematchWithout(before, after) {
   app.rematchNews = others.length < without.length
     ? t("room.rematch_without_you")
     : t("room.rematch_without", { names: formatList(others.map((s) => shownName(s.name))) });
+}
+
+/**
+ * "Play again" found too few staying (the only other player had left the game, or said
+ * no): the room opens again, and its lobby said only "At least 2 players are needed", as
+ * if the table had never played. Who did not stay, and how to fill their seat, is said
+ * there until the next game starts.
+ */
+function noteReopened(before, after) {
+  if (after.status !== "lobby") {
+    app.reopened = null;
+    return;
+  }
+  if (!before || before.status !== "finished") return;
+  const kept = new Set(after.seats.map((s) => s.name));
+  const played = app.finishedSeats && app.finishedSeats.game === before.game_id ? app.finishedSeats.seats : before.seats;
+  const gone = played.filter((s) => !kept.has(s.name)).map((s) => shownName(s.name));
+  app.reopened = gone.length ? gone : null;
 }
 
 /**
@@ -942,7 +962,7 @@ function renderLobby() {
     // Enough players: the one who may start is asked to, the others told who will.
     const enough = seats.length >= variant.minPlayers;
     els.lobbyHelp.textContent = !enough
-      ? t("room.need_players", { min: variant.minPlayers })
+      ? (app.reopened ? t("room.reopened", { names: formatList(app.reopened), min: variant.minPlayers }) : t("room.need_players", { min: variant.minPlayers }))
       : t(mayStart(room, app.seat) ? "room.ready_help" : "room.seated_help", { min: variant.minPlayers });
   } else {
     els.lobbyHelp.textContent = full ? t("room.full") : t("room.lobby_help");

@@ -201,11 +201,14 @@ export function sinceSummary(log, seen, seats, ctx) {
     const form = n === turns.length ? ".it" : "";
     lines.push(ctx.single ? t(`since.for_you${form}`, { n }) : t(`since.for_named${form}`, { n, name: ctx.names(seat) }));
   }
+  // "Bob found the emerald", read to Bob, was someone else's find: on a page of one seat
+  // its name is marked as the move list marks it (a shared device's news names everyone).
+  const names = ctx.single ? (s) => (seats.includes(s) ? `${ctx.names(s)} ${t("game.you")}` : ctx.names(s)) : ctx.names;
   const told = [];
   for (const e of missed) {
     for (const ev of e.events || []) {
       if (!TOLD.has(ev.type)) continue;
-      const words = eventWords(ev, { names: ctx.names });
+      const words = eventWords(ev, { names });
       if (words) told.push(words);
     }
   }

@@ -175,18 +175,14 @@ def place_any_card(page: Any) -> None:
     page.locator("[data-testid^=discard-]").first.click()
 
 
-def test_a_turned_card_is_said_and_one_that_fits_nowhere_says_so(server: str, browser: Any) -> None:
-    made = vs_computer(server, "cards")
-    page = seated_page(browser, server, made, locale="en-GB", **DESKTOP)
-    page.evaluate(ANNOUNCED)
-    ready = "[data-testid=board][data-legal=ready][data-my-turn=true]"
-    page.wait_for_selector(ready)
-    # the hand's cards are named with their paths
-    label = page.get_attribute("[data-testid=hand-0]", "aria-label")
-    assert re.fullmatch(r".+, paths to the .+", label), label
-    found = None
-    for _turn in range(30):
-        page.wait_for_selector(ready, timeout=15000)
+CARDS_READY = "[data-testid=board][data-legal=ready][data-my-turn=true]"
+
+
+def seek_card_fitting_nowhere(page: Any, choose: Any, turn: Any, turns: int = 30) -> int:
+    """Play turns until a chosen card fits nowhere as it is turned (only dashed squares,
+    no lit one): its index in the hand. `choose(i)` picks a card, `turn()` turns it."""
+    for _turn in range(turns):
+        page.wait_for_selector(CARDS_READY, timeout=15000)
         if page.get_attribute("[data-testid=turn-status]", "data-phase") == "take":
             page.click("[data-testid=take-button]")
             page.wait_for_timeout(200)
@@ -194,27 +190,41 @@ def test_a_turned_card_is_said_and_one_that_fits_nowhere_says_so(server: str, br
         for i in range(2):
             if not page.locator(f"[data-testid=hand-{i}]").count():
                 continue
-            page.focus(f"[data-testid=hand-{i}]")
-            page.keyboard.press("Enter")
+            choose(i)
             for _r in range(4):
                 lit, dashed = page.evaluate(
                     "() => [document.querySelectorAll('.place-cell.legal').length,"
                     " document.querySelectorAll('.place-cell.other-rotation').length]"
                 )
                 if lit == 0 and dashed > 0:
-                    found = i
-                    break
-                page.evaluate("() => { window.__said = []; }")
-                page.keyboard.press("r")
-                # turning is said, with the card's new paths (as the hand's label has them)
-                wait_for_js(page, "() => window.__said.some((s) => /paths to the/.test(s))")
-            if found is not None:
-                break
-        if found is not None:
-            break
+                    return i
+                turn()
         place_any_card(page)
         page.wait_for_timeout(200)
-    assert found is not None, "no card that fits nowhere as turned came up"
+    raise AssertionError("no card that fits nowhere as turned came up")
+
+
+def test_a_turned_card_is_said_and_one_that_fits_nowhere_says_so(server: str, browser: Any) -> None:
+    made = vs_computer(server, "cards")
+    page = seated_page(browser, server, made, locale="en-GB", **DESKTOP)
+    page.evaluate(ANNOUNCED)
+    ready = CARDS_READY
+    page.wait_for_selector(ready)
+    # the hand's cards are named with their paths
+    label = page.get_attribute("[data-testid=hand-0]", "aria-label")
+    assert re.fullmatch(r".+, paths to the .+", label), label
+
+    def choose(i: int) -> None:
+        page.focus(f"[data-testid=hand-{i}]")
+        page.keyboard.press("Enter")
+
+    def turn() -> None:
+        page.evaluate("() => { window.__said = []; }")
+        page.keyboard.press("r")
+        # turning is said, with the card's new paths (as the hand's label has them)
+        wait_for_js(page, "() => window.__said.some((s) => /paths to the/.test(s))")
+
+    found = seek_card_fitting_nowhere(page, choose, turn)
     message = "This card fits nowhere as turned: press R to turn it"
     assert message in page.text_content("[data-testid=fits-nowhere]")
     # Enter on the card says why nothing lit up
@@ -224,6 +234,16 @@ def test_a_turned_card_is_said_and_one_that_fits_nowhere_says_so(server: str, br
     wait_for_js(page, "(m) => window.__said.some((s) => s.includes(m))", message)
     # and Tab reaches the table: a dashed square, whose name says a press turns the card
     assert page.locator(".place-cell.other-rotation[tabindex='0']").count() == 1
+    # With single-key shortcuts off, R does nothing: the help names the buttons instead.
+    page.click("[data-testid=letter-keys]")
+    off = "This card fits nowhere as turned: turn it with the buttons under your hand"
+    wait_for_js(
+        page,
+        "(m) => document.querySelector('[data-testid=fits-nowhere]').textContent.includes(m)",
+        off,
+    )
+    page.click("[data-testid=letter-keys]")
+    page.focus(f"[data-testid=hand-{found}]")
     for _ in range(20):  # the table comes before the hand
         page.keyboard.press("Shift+Tab")
         if page.evaluate("() => document.activeElement.classList.contains('place-cell')"):
@@ -231,6 +251,25 @@ def test_a_turned_card_is_said_and_one_that_fits_nowhere_says_so(server: str, br
     assert page.evaluate("() => document.activeElement.classList.contains('other-rotation')")
     page.keyboard.press("Enter")
     wait_for_js(page, "() => document.activeElement.classList.contains('legal')")
+    assert page.errors == []
+    page.context.close()
+
+
+def test_on_a_phone_a_card_that_fits_nowhere_names_the_round_arrows(
+    server: str, browser: Any
+) -> None:
+    """A phone has no R key: "press R to turn it" was its help too."""
+    made = vs_computer(server, "cards")
+    page = seated_page(browser, server, made, locale="en-GB", **PHONE)
+    page.wait_for_selector(CARDS_READY)
+    seek_card_fitting_nowhere(
+        page,
+        lambda i: page.click(f"[data-testid=hand-{i}]"),
+        lambda: page.click("[data-testid=rotate-cw-card]"),
+    )
+    text = page.text_content("[data-testid=fits-nowhere]")
+    assert "This card fits nowhere as turned: turn it with the round arrows" in text, text
+    assert "R" not in text.replace("This card", "")
     assert page.errors == []
     page.context.close()
 

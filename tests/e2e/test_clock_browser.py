@@ -277,6 +277,8 @@ SINCE = """async () => {
     four: text(m.sinceSummary(log, 2, [0], { names, single: true })),
     shared: text(m.sinceSummary(log, 4, [0, 2], { names, single: false })),
     mixed: text(m.sinceSummary(log, 2, [2], { names, single: true })),
+    bobs: text(m.sinceSummary(log, 2, [1], { names, single: true })),
+    bobsShared: text(m.sinceSummary(log, 2, [1, 2], { names, single: false })),
     ownSeat: text(m.sinceSummary(
       log.map((e) => ({ ...e, by: e.by && "computer:seat" })), 4, [2], { names, single: true })),
   };
@@ -310,6 +312,10 @@ def test_what_happened_meanwhile_in_words(server: str, browser: Any) -> None:
         "Bob found the ghost.",
     ]
 
+    # Bob's own find, read on his page, is his ("Bob found the ghost" read as another's);
+    # on a shared device the news is everyone's, and names them
+    assert summaries["bobs"][-1] == "Bob (you) found the ghost.", summaries["bobs"]
+    assert summaries["bobsShared"][-1] == "Bob found the ghost.", summaries["bobsShared"]
     assert summaries["ownSeat"] is None  # a computer seat's own moves are not news
     assert got["first"] == 7 and got["none"] is None
     assert got["kept"] == ["labyrinth:seen:abc:g2", "labyrinth:seen:xyz:g1"]

@@ -38,7 +38,7 @@ def test_spectators_chat_under_their_names(server: str, browser: Any, tmp_path: 
     for page in watchers:
         page.wait_for_selector("[data-testid=chat-line] >> nth=1")
         names = page.locator("[data-testid=chat-line] .chat-name").all_text_contents()
-        assert names == ["Zoé", "spectator"], names
+        assert names == ["Zoé", "Spectator"], names
     other.screenshot(path=str(tmp_path / "spectator-chat-phone.png"), full_page=True)
     # the room's code, what one reads out to a friend, is whole beside "You are watching"
     code = ann.url.rsplit("/", 1)[1]

@@ -524,6 +524,43 @@ def test_no_thanks_to_play_again_starts_the_others_game_at_once(
     bob_page.context.close()
 
 
+def test_a_table_too_small_to_play_again_says_who_did_not_stay(quick_rematch: str, browser) -> None:
+    """Bob said no to playing again, and Ann alone cannot play: the room opened again and
+    her page only said "At least 2 players are needed", as if nobody had played there."""
+    server = quick_rematch
+    # (the card game: its first legal actions end it, where a classic game's may loop)
+    made = http_json("POST", server + "/api/rooms", {"variant": "cards", "name": "Ann"})
+    code = made["code"]
+    bob = http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Bob"})
+    http_json("POST", f"{server}/api/rooms/{code}/start", {}, made["host_token"])
+    ann = seated_phone(browser, server, made)
+    bob_page = seated_phone(browser, server, {"code": code, "url": made["url"], **bob})
+    bob_page.wait_for_selector("[data-testid=turn-status][data-seat]")
+    play_out(server, code, {0: made["token"], 1: bob["token"]})
+    ann.wait_for_selector("[data-testid=play-again]")
+    ann.click("[data-testid=play-again]")
+    bob_page.click("[data-testid=rematch-decline]")
+    ann.wait_for_selector("[data-testid=lobby-panel]:visible")
+    help_text = ann.locator("#lobby-help")
+    wait_for_js(
+        ann,
+        "() => document.getElementById('lobby-help').textContent.startsWith("
+        "'No new game without Bob: at least 2 players are needed.')",
+    )
+    assert "Share this page's link" in help_text.text_content()
+    assert http_json("GET", f"{server}/api/rooms/{code}")["status"] == "lobby"
+    # Cy comes by the link: the usual words, and the game starts as any first one
+    http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Cy"})
+    wait_for_js(
+        ann,
+        "() => !document.getElementById('lobby-help').textContent.includes('without Bob')",
+    )
+    ann.click("[data-testid=start-button]")
+    ann.wait_for_selector("[data-testid=turn-status][data-seat='0']")
+    ann.context.close()
+    bob_page.context.close()
+
+
 def test_play_again_by_keyboard_keeps_the_focus_and_is_said(server: str, browser) -> None:
     """A keyboard player's "Play again" was taken away by their own acceptance, and the
     focus fell to the top of the page; the offer reached the other player silently; and
