@@ -489,6 +489,26 @@ def test_who_left_is_told_the_next_game_went_on_without_them(quick_rematch: str,
     bob_page.context.close()
 
 
+def finished_card_game(browser: Any, server: str, computer: bool = False) -> tuple[Any, Any, Any]:
+    """Ann (the host) and Bob, and with `computer` an easy computer, played a card game
+    to its end (its first legal actions end it, where a classic game's may loop): the
+    create's answer, Ann's and Bob's phone pages at "Play again"."""
+    made = http_json("POST", server + "/api/rooms", {"variant": "cards", "name": "Ann"})
+    code = made["code"]
+    bob = http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Bob"})
+    if computer:
+        http_json(
+            "POST", f"{server}/api/rooms/{code}/computers", {"level": "easy"}, made["host_token"]
+        )
+    http_json("POST", f"{server}/api/rooms/{code}/start", {}, made["host_token"])
+    ann = seated_phone(browser, server, made)
+    bob_page = seated_phone(browser, server, {"code": code, "url": made["url"], **bob})
+    bob_page.wait_for_selector("[data-testid=turn-status][data-seat]")
+    play_out(server, code, {0: made["token"], 1: bob["token"]})
+    ann.wait_for_selector("[data-testid=play-again]")
+    return made, ann, bob_page
+
+
 def test_no_thanks_to_play_again_starts_the_others_game_at_once(
     quick_rematch: str, browser
 ) -> None:
@@ -496,16 +516,8 @@ def test_no_thanks_to_play_again_starts_the_others_game_at_once(
     for someone who would not play. "No thanks" frees the seat, and the game of those who
     accepted starts at once."""
     server = quick_rematch
-    made = http_json("POST", server + "/api/rooms", {"variant": "cards", "name": "Ann"})
+    made, ann, bob_page = finished_card_game(browser, server, computer=True)
     code = made["code"]
-    bob = http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Bob"})
-    http_json("POST", f"{server}/api/rooms/{code}/computers", {"level": "easy"}, made["host_token"])
-    http_json("POST", f"{server}/api/rooms/{code}/start", {}, made["host_token"])
-    ann = seated_phone(browser, server, made)
-    bob_page = seated_phone(browser, server, {"code": code, "url": made["url"], **bob})
-    bob_page.wait_for_selector("[data-testid=turn-status][data-seat]")
-    play_out(server, code, {0: made["token"], 1: bob["token"]})
-    ann.wait_for_selector("[data-testid=play-again]")
     assert ann.locator("[data-testid=rematch-decline]").count() == 0  # nothing offered yet
     ann.click("[data-testid=play-again]")
     bob_page.wait_for_selector("[data-testid=rematch-decline]")
@@ -528,16 +540,8 @@ def test_a_table_too_small_to_play_again_says_who_did_not_stay(quick_rematch: st
     """Bob said no to playing again, and Ann alone cannot play: the room opened again and
     her page only said "At least 2 players are needed", as if nobody had played there."""
     server = quick_rematch
-    # (the card game: its first legal actions end it, where a classic game's may loop)
-    made = http_json("POST", server + "/api/rooms", {"variant": "cards", "name": "Ann"})
+    made, ann, bob_page = finished_card_game(browser, server)
     code = made["code"]
-    bob = http_json("POST", f"{server}/api/rooms/{code}/join", {"name": "Bob"})
-    http_json("POST", f"{server}/api/rooms/{code}/start", {}, made["host_token"])
-    ann = seated_phone(browser, server, made)
-    bob_page = seated_phone(browser, server, {"code": code, "url": made["url"], **bob})
-    bob_page.wait_for_selector("[data-testid=turn-status][data-seat]")
-    play_out(server, code, {0: made["token"], 1: bob["token"]})
-    ann.wait_for_selector("[data-testid=play-again]")
     ann.click("[data-testid=play-again]")
     bob_page.click("[data-testid=rematch-decline]")
     ann.wait_for_selector("[data-testid=lobby-panel]:visible")
