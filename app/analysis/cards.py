@@ -5,7 +5,8 @@ the placement is tried on a copy of the position and the largest take the rules 
 then accept is counted. A take depends only on the layout (public) and the placed card
 (the player's own hand), so the judge knows no more than the player did. A turn that
 took fewer cards than it could is marked **missed**, with the placement and the take
-that would have done best.
+that would have done best, and the motif of the card that placement lays (the page names
+the card: a placement's coordinates mean nothing to a reader).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.analysis.turns import JSON, Turn, played_turns
+from app.rules.cards import DECK
 
 
 def starts(action: JSON, previous: JSON | None) -> bool:
@@ -43,7 +45,10 @@ def judge(record: Mapping[str, Any]) -> list[Turn]:
             if size > best[0]:
                 best = (size, place, largest)
         judged.facts = {"could": best[0], "got": got}
-        if got < best[0]:
-            judged.marks.append({"kind": "missed", "best": best[1], "take": best[2]})
+        if got < best[0] and best[1] is not None:
+            card = turn.state.players[turn.seat].hand[best[1]["card"]]
+            judged.marks.append(
+                {"kind": "missed", "best": best[1], "take": best[2], "motif": DECK[card].motif}
+            )
         turns.append(judged)
     return turns

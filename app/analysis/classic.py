@@ -82,7 +82,8 @@ def _plain(turn: Played) -> bool:
 
 
 def _gift(known: Known, turn: Played, pushes: list[JSON], nxt: Played) -> JSON | None:
-    """Whether the push made let the next player reach their goal when another would not."""
+    """Whether the push made put the next player's goal within their reach when another
+    would not (within reach: they may still not take it, and the page says so)."""
     theirs = read(nxt.view)
     if not _reaches(theirs, nxt.legal):
         return None
@@ -106,7 +107,13 @@ def _gift(known: Known, turn: Played, pushes: list[JSON], nxt: Played) -> JSON |
         cell = goal_cell if goal_tile is None else trial.cell_of_tile(goal_tile)
         on_spare = goal_tile is not None and cell is None
         if not can_reach_next_turn(trial, carried(slot, pos), cell, on_spare, slot.opposite):
-            return {"kind": "gift", "to": nxt.seat, "instead": push, "hindsight": True}
+            return {
+                "kind": "gift",
+                "to": nxt.seat,
+                "goal": "target" if target is not None else "home",
+                "instead": push,
+                "hindsight": True,
+            }
     return None
 
 

@@ -9,8 +9,9 @@ change a move). The lines tried, from the position the player faced:
 - nothing, then the move;
 - the push alone; the other board spell alone;
 - the push, then the other board spell; for Switch also the switch, then the push (a
-  switch across the pushed line is another switch once the line has moved). Rotate then
-  push is push then rotate of the carried tile, so it is not tried twice;
+  switch across the pushed line is another switch once the line has moved, and a switch
+  may move a face-down tile off the cell a push ejects, which bars it). Rotate then push
+  is push then rotate of the carried tile, so it is not tried twice;
 - each of them with the modifier spell on the move, when the player holds one.
 
 The search is bounded: lines are tried by the number of spells they cast, and it stops at
@@ -18,7 +19,9 @@ the first count that collects (a line with fewer spells is the one shown). A tur
 can collect nothing costs the whole search: some 47 pushes times the turns or switches
 of the tiles near the pawn. "Near" is a cut that loses nothing: a tile that is neither
 reachable nor next to a reachable cell changes no path the pawn could take, except as an
-Escape entry, so with Escape every edge tile is near too.
+Escape entry, so with Escape every edge tile is near too. Before a push, "near" is read
+where the switched tiles stand once pushed, on the board after the push (read before
+it, it lost the lines whose push carries the switched tile next to the pawn).
 
 Everything is read from the seat's view. A face-down tile is a wall here as in the rules
 (its face is unknown to the player), and `destinations` is the engine's own function,
@@ -183,11 +186,47 @@ class Search:
             yield from self._second([], start)
         elif count == 2 and self.has_push and self.board_spell:
             for push in self.pushes(start):
-                yield from self._second([push], start.pushed(push))
+                pushed = start.pushed(push)
+                near = self._near(pushed)
+                yield from self._second([push], pushed, near)
+                if self.board_spell == "switch":
+                    yield from self._switch_then(push, near)
             if self.board_spell == "switch":
-                for spell, maze in self._second([], start):
-                    for push in self.pushes(maze):
-                        yield [*spell, push], maze.pushed(push)
+                yield from self._switch_frees_push()
+
+    def _switch_then(self, push: JSON, near: int) -> Iterator[tuple[list[JSON], Maze]]:
+        """A switch, then `push`: the switches whose tiles stand near the pawn once pushed
+        (`near`, read on the board after `push` alone). A tile on the pushed line moves one
+        cell along it, so a switch across the line is no switch after the push; reading
+        "near" before the push lost such lines (the switched tile carried next to the pawn
+        by the push). A switch that puts a face-down tile where `push` ejects bars it."""
+        line = Slot(push["side"], push["index"]).line
+        end = line[-1]
+        image = {cell: line[i + 1] for i, cell in enumerate(line[:-1])}
+        for a, b in SWITCH_PAIRS:
+            # The tile switched into the ejected cell leaves: its change is the other's.
+            if not any(near >> image.get(x, x) & 1 for x in (a, b) if x != end):
+                continue
+            maze = self.start.switched(a, b)
+            if maze.board.tiles[end] in maze.down:
+                continue
+            yield [Switch(a, b).to_dict(), push], maze.pushed(push)
+
+    def _switch_frees_push(self) -> Iterator[tuple[list[JSON], Maze]]:
+        """A switch that moves a face-down tile off the cell a push would eject (which
+        bars the push), then that push."""
+        start = self.start
+        for slot in SLOTS:
+            end = slot.line[-1]
+            if slot == self.forbidden or start.board.tiles[end] not in start.down:
+                continue
+            for a, b in SWITCH_PAIRS:
+                if end not in (a, b):
+                    continue
+                maze = start.switched(a, b)
+                for push in self.pushes(maze):
+                    if (push["side"], push["index"]) == (slot.side, slot.index):
+                        yield [Switch(a, b).to_dict(), push], maze.pushed(push)
 
     def pushes(self, maze: Maze) -> Iterator[JSON]:
         """The push spell's choices: not undoing Daedalus's push, not pushing out a
@@ -206,11 +245,15 @@ class Search:
         near = _around(reach)
         return near | EDGE_MASK if self.modifier == "escape" else near
 
-    def _second(self, before: list[JSON], maze: Maze) -> Iterator[tuple[list[JSON], Maze]]:
-        """`before`, then the Rotate or Switch spell, on the tiles near the pawn."""
+    def _second(
+        self, before: list[JSON], maze: Maze, near: int | None = None
+    ) -> Iterator[tuple[list[JSON], Maze]]:
+        """`before`, then the Rotate or Switch spell, on the tiles near the pawn (`near`,
+        when the caller has it)."""
         if self.board_spell is None:
             return
-        near = self._near(maze)
+        if near is None:
+            near = self._near(maze)
         board = maze.board
         if self.board_spell == "rotate":
             for cell in cells_of(near):

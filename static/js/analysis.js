@@ -26,11 +26,11 @@ addTranslations({
     "analysis.gift": "gift",
     "analysis.risk": "duel risked",
     "analysis.risk_title": "This take risked a duel when the same value was safe elsewhere",
-    "analysis.risks": "{n} duels risked",
-    "analysis.risks.one": "{n} duel risked",
+    "analysis.risks": "{n} duels risked needlessly",
+    "analysis.risks.one": "{n} duel risked needlessly",
     "analysis.risk_text": "This take risked a duel ({pct}% chance); the same value at {cell} was safe.",
     "analysis.missed_title": "Could have reached the goal this turn: show the position",
-    "analysis.gift_title": "This push let the next player reach their target",
+    "analysis.gift_title": "This push put the next player's goal within their reach",
     "analysis.turns": "{n} turns",
     "analysis.turns.one": "{n} turn",
     "analysis.played_for": "{n} turns played by the computer",
@@ -40,6 +40,7 @@ addTranslations({
     "analysis.gifts.one": "{n} gift",
     "analysis.accuracy": "accuracy {pct}%",
     "analysis.basis": "Each turn is judged from what its player could see then.",
+    "analysis.accuracy_basis": "Accuracy is the share of a player's turns that missed nothing the board offered them; the other marks are told, not counted.",
     "analysis.gift_basis": "Gifts are judged in hindsight: they use the next player's target, which the giver could not see.",
     "analysis.team_basis": "Every combination of the spells the player still held is searched (push, rotate or switch, and the move spells); a face-down tile counts as the wall it was to the player.",
     "analysis.unused_coin": "coin not taken",
@@ -64,7 +65,10 @@ addTranslations({
     "analysis.push": "push into {slot}",
     "analysis.push_turned": "push into {slot}, turned {k}× clockwise",
     "analysis.cards": "Biggest take available: {could}; taken: {got}.",
-    "analysis.gift_text": "This push let {name} reach their target; {push} would not have.",
+    "analysis.cards_better": "Laid elsewhere, the {motif} card would have let {name} take {n}.",
+    "analysis.missed_cards_title": "A bigger take was possible this turn: show the turn",
+    "analysis.gift_text": "This push put {name}'s target within their reach; {push} would not have.",
+    "analysis.gift_text_home": "This push put {name}'s way home within their reach; {push} would not have.",
   },
   fr: {
     "analysis.title": "Analyse",
@@ -76,11 +80,11 @@ addTranslations({
     "analysis.gift": "cadeau",
     "analysis.risk": "duel risqué",
     "analysis.risk_title": "Cette prise risquait un duel alors que la même valeur était sûre ailleurs",
-    "analysis.risks": "{n} duels risqués",
-    "analysis.risks.one": "{n} duel risqué",
+    "analysis.risks": "{n} duels risqués sans nécessité",
+    "analysis.risks.one": "{n} duel risqué sans nécessité",
     "analysis.risk_text": "Cette prise risquait un duel ({pct}\u00a0% de chances) ; la même valeur en {cell} était sûre.",
     "analysis.missed_title": "Le but était atteignable à ce tour : voir la position",
-    "analysis.gift_title": "Cette poussée a permis au joueur suivant d’atteindre son objectif",
+    "analysis.gift_title": "Cette poussée a mis le but du joueur suivant à sa portée",
     "analysis.turns": "{n} tours",
     "analysis.turns.one": "{n} tour",
     "analysis.played_for": "{n} tours joués par l’ordinateur",
@@ -91,6 +95,7 @@ addTranslations({
     "analysis.gifts.one": "{n} cadeau",
     "analysis.accuracy": "précision {pct}\u00a0%",
     "analysis.basis": "Chaque tour est jugé d’après ce que son joueur pouvait voir alors.",
+    "analysis.accuracy_basis": "La précision est la part des tours d’un joueur où il n’a rien manqué de ce que le plateau lui offrait ; les autres marques sont signalées, pas comptées.",
     "analysis.gift_basis": "Les cadeaux sont jugés après coup : ils utilisent l’objectif du joueur suivant, que le donateur ne pouvait pas voir.",
     "analysis.team_basis": "Toutes les combinaisons des sorts encore disponibles sont explorées (Poussée, Rotation ou Permutation, et les sorts de déplacement) ; une plaque retournée compte comme le mur qu’elle était pour le joueur.",
     "analysis.unused_coin": "pièce non prise",
@@ -115,7 +120,10 @@ addTranslations({
     "analysis.push": "pousser dans {slot}",
     "analysis.push_turned": "pousser dans {slot}, tournée {k}× dans le sens horaire",
     "analysis.cards": "Plus grande prise possible : {could} ; prise : {got}.",
-    "analysis.gift_text": "Cette poussée a permis à {name} d’atteindre son objectif ; {push} ne l’aurait pas permis.",
+    "analysis.cards_better": "Posée ailleurs, la carte {motif} aurait permis à {name} d’en prendre {n}.",
+    "analysis.missed_cards_title": "Une plus grande prise était possible à ce tour : voir le tour",
+    "analysis.gift_text": "Cette poussée a mis l’objectif de {name} à sa portée ; {push} ne l’aurait pas fait.",
+    "analysis.gift_text_home": "Cette poussée a mis le retour de {name} à sa portée ; {push} ne l’aurait pas fait.",
   },
   de: {
     "analysis.title": "Analyse",
@@ -127,11 +135,11 @@ addTranslations({
     "analysis.gift": "Geschenk",
     "analysis.risk": "Duell riskiert",
     "analysis.risk_title": "Dieser Fang riskierte ein Duell, obwohl derselbe Wert anderswo sicher war",
-    "analysis.risks": "{n} Duelle riskiert",
-    "analysis.risks.one": "{n} Duell riskiert",
+    "analysis.risks": "{n} Duelle unnötig riskiert",
+    "analysis.risks.one": "{n} Duell unnötig riskiert",
     "analysis.risk_text": "Dieser Fang riskierte ein Duell ({pct}\u00a0% Chance); derselbe Wert auf {cell} war sicher.",
     "analysis.missed_title": "Das Ziel war in diesem Zug erreichbar: Stellung zeigen",
-    "analysis.gift_title": "Dieses Schieben brachte den nächsten Spieler an sein Ziel",
+    "analysis.gift_title": "Dieses Schieben brachte das Ziel des nächsten Spielers in seine Reichweite",
     "analysis.turns": "{n} Züge",
     "analysis.turns.one": "{n} Zug",
     "analysis.played_for": "{n} Züge vom Computer gespielt",
@@ -141,6 +149,7 @@ addTranslations({
     "analysis.gifts.one": "{n} Geschenk",
     "analysis.accuracy": "Genauigkeit {pct}\u00a0%",
     "analysis.basis": "Jeder Zug wird danach beurteilt, was sein Spieler damals sehen konnte.",
+    "analysis.accuracy_basis": "Die Genauigkeit ist der Anteil der Züge eines Spielers, in denen er nichts verpasst hat, was das Brett ihm bot; die anderen Markierungen werden genannt, nicht gezählt.",
     "analysis.gift_basis": "Geschenke werden im Nachhinein beurteilt: Sie nutzen das Ziel des nächsten Spielers, das der Schenkende nicht sehen konnte.",
     "analysis.team_basis": "Durchsucht wird jede Kombination der Zauber, die der Spieler noch hatte (Schieben, Drehen oder Tauschen und die Bewegungszauber); ein umgedrehtes Plättchen zählt als die Wand, die es für den Spieler war.",
     "analysis.unused_coin": "Münze verschenkt",
@@ -165,7 +174,10 @@ addTranslations({
     "analysis.push": "in {slot} schieben",
     "analysis.push_turned": "in {slot} schieben, {k}× im Uhrzeigersinn gedreht",
     "analysis.cards": "Größtmöglicher Fang: {could}; genommen: {got}.",
+    "analysis.cards_better": "Woanders angelegt, hätte die Karte {motif} {name} {n} nehmen lassen.",
+    "analysis.missed_cards_title": "In diesem Zug war ein größerer Fang möglich: Zug zeigen",
     "analysis.gift_text": "Dieses Schieben machte {name} das Ziel erreichbar; {push} hätte das nicht getan.",
+    "analysis.gift_text_home": "Dieses Schieben machte {name} den Heimweg erreichbar; {push} hätte das nicht getan.",
   },
 });
 
@@ -310,13 +322,17 @@ export class ReplayAnalysis {
         const entry = entries[turn.seq];
         if (!entry) continue;
         const kind = ["gift", "risk"].includes(mark.kind) ? mark.kind : "missed";
+        // A card game's turn is told after its placement (the figures and the better
+        // card), not at the position before it: that step showed the previous turn's.
+        const before = kind === "missed" && this.data.variant !== "cards";
+        const cardsMissed = kind === "missed" && !before;
         const badge = h("button", {
           type: "button",
           class: `analysis-badge mark-${kind}`,
           "data-testid": `analysis-${kind}`,
           "data-seq": String(turn.seq),
-          title: t(`analysis.${kind}_title`),
-          on: { click: () => goTo(kind === "missed" ? turn.seq - 1 : turn.seq) },
+          title: t(cardsMissed ? "analysis.missed_cards_title" : `analysis.${kind}_title`),
+          on: { click: () => goTo(before ? turn.seq - 1 : turn.seq) },
         }, t(`analysis.${kind}`));
         entry.append(badge);
       }
@@ -344,7 +360,7 @@ export class ReplayAnalysis {
       if (p.played_for) parts.push(t("analysis.played_for", { n: p.played_for }));
       list.append(h("li", { "data-seat": String(p.seat) }, h("strong", {}, names[p.seat] ?? `#${p.seat}`), " ", parts.join(" · ")));
     }
-    const told = [t("analysis.basis")];
+    const told = [t("analysis.basis"), t("analysis.accuracy_basis")];
     if (this.data.variant === "classic") told.push(t("analysis.gift_basis"));
     const basis = [h("p", { class: "help" }, told.join(" "))];
     if (this.data.variant === "team") basis.push(h("p", { class: "help" }, t("analysis.team_basis")));
@@ -439,9 +455,20 @@ export class ReplayAnalysis {
     }
     const line = this.lineAt(at);
     const own = this.bySeq.get(at);
-    if (own && own.could !== undefined) lines.push(t("analysis.cards", { could: own.could, got: own.got }));
+    if (own && own.could !== undefined) {
+      lines.push(t("analysis.cards", { could: own.could, got: own.got }));
+      const better = own.marks.find((m) => m.kind === "missed" && m.motif);
+      if (better) {
+        lines.push(t("analysis.cards_better", { motif: t(`motif.${better.motif}`), name: names[own.seat] ?? `#${own.seat}`, n: own.could }));
+      }
+    }
     const gift = own && own.marks.find((m) => m.kind === "gift");
-    if (gift) lines.push(t("analysis.gift_text", { name: names[gift.to] ?? `#${gift.to}`, push: pushWords(gift.instead) }));
+    if (gift) {
+      // within reach: the next player may still not have taken it (their own turn then
+      // carries its "missed" mark); a goal of home is not a target
+      const key = gift.goal === "home" ? "analysis.gift_text_home" : "analysis.gift_text";
+      lines.push(t(key, { name: names[gift.to] ?? `#${gift.to}`, push: pushWords(gift.instead) }));
+    }
     const risk = own && own.marks.find((m) => m.kind === "risk");
     if (risk) lines.push(t("analysis.risk_text", { pct: Math.round(risk.chance * 100), cell: cellName(risk.safe) }));
     if (!lines.length) return null;

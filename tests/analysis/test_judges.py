@@ -119,6 +119,7 @@ def test_a_push_that_opens_the_next_players_target_when_another_would_not_is_a_g
     given.apply(1, given.legal_actions(1)[0])
     gifts = [m for m in _turn_marks(_record_with(given), 0) if m["kind"] == "gift"]
     assert len(gifts) == 1 and gifts[0]["to"] == 1 and gifts[0]["instead"] in keeps
+    assert gifts[0]["goal"] == "target"  # Bob still hunts: "home" is said of a way home
     kept = game.clone()
     kept.apply(0, keeps[0])
     kept.apply(0, _stay(kept, 0))
@@ -141,6 +142,7 @@ def test_cards_counts_the_biggest_take_against_the_take_made() -> None:
     game = Game.new("cards", record["players"], record["seed"])
     turns = {t["seq"]: t for t in analysis["turns"]}
     assert turns and all(t["could"] >= t["got"] for t in turns.values())
+    marked = 0
     for entry in record["actions"]:
         turn = turns.get(entry["seq"])
         if turn is not None:
@@ -158,7 +160,12 @@ def test_cards_counts_the_biggest_take_against_the_take_made() -> None:
                     best = max(best, len(trial.legal_actions(entry["seat"])[0]["cards"]))
             assert turn["could"] == best
             assert bool(turn["marks"]) == (turn["got"] < best)
+            for mark in turn["marks"]:  # the page names the better placement's card
+                hand = game.view(entry["seat"])["players"][entry["seat"]]["hand"]
+                assert mark["motif"] == hand[mark["best"]["card"]]["motif"]
+                marked += 1
         game.apply(entry["seat"], entry["action"])
+    assert marked > 0, "the easy player missed no take: no mark was checked"
 
 
 def test_hard_players_miss_nothing_and_easy_ones_do() -> None:

@@ -246,3 +246,70 @@ def test_the_search_pushes_as_the_engine_allows_at_every_turn_start() -> None:
             checked += 1
         game.apply(seat, entry["action"])
     assert checked >= 10
+
+
+def _fewest_spells(game: Game, seat: int) -> int | None:
+    """The oracle: the fewest board spells (0 to 2, in any order the engine accepts)
+    after which a plain move collects, every line played through the engine."""
+
+    def collects_now(position: Game) -> bool:
+        for move in position.legal_actions(seat):
+            if move["type"] == "move" and not move["spell"]:
+                trial = position.clone()
+                if any(e["type"] == "collected" for e in trial.apply(seat, move)):
+                    return True
+        return False
+
+    def spells(position: Game) -> list[Action]:
+        return [a for a in position.legal_actions(seat) if a["type"] in ("push", "switch")]
+
+    if collects_now(game):
+        return 0
+    fewest = None
+    for first in spells(game):
+        one = game.clone()
+        one.apply(seat, first)
+        if collects_now(one):
+            return 1
+        for second in spells(one) if fewest is None else []:
+            two = one.clone()
+            two.apply(seat, second)
+            if collects_now(two):
+                fewest = 2
+    return fewest
+
+
+def test_a_switch_before_the_push_is_judged_where_the_push_leaves_its_tile() -> None:
+    """Switch c4 and b4, then push column b down: the switched tile, carried to b5, opens
+    the way to the chest. "Near the pawn" was read before the push, where b4 was not, and
+    the analysis said nothing could collect (a game of the replay-analysis audit)."""
+    options = {"mode": "standard", "spell_red": "switch", "spell_yellow": "rotate"}
+    game = Game.new("team", ["P0", "P1"], seed="h4-team-1-easy,easy", options=options)
+    view = game.view(0)
+    line = Search(view, collectable(view)).best()
+    assert line is not None and line.cost == 2 == _fewest_spells(game, 0)
+    assert _collects(game, [*line.spells, line.to_mark()["move"]])
+
+
+def test_the_search_finds_as_few_spells_as_the_engine_at_turn_starts() -> None:
+    """Push and Switch held, whole games of random play: at each turn's start the search
+    needs as few board spells as the engine's every line does (none when none collects)."""
+    checked = collecting = 0
+    for n in range(3):
+        options = {"mode": "standard", "spell_red": "switch"}
+        game = Game.new("team", ["Ann", "Bob"], seed=f"fewest{n}", options=options)
+        rng = random.Random(n)
+        while game.to_move is not None and checked < 7 * (n + 1):
+            seat = game.to_move
+            view = game.view(seat)
+            turn = view["turn"]
+            held = view["players"][seat]["spells"]
+            starting = turn and turn["phase"] == "play" and not turn["used"] and not turn["moves"]
+            if starting and sorted(held) == ["push", "switch"]:
+                line = Search(view, collectable(view)).best()
+                fewest = _fewest_spells(game, seat)
+                assert (line.cost if line else None) == fewest, (n, turn, line)
+                checked += 1
+                collecting += fewest is not None
+            game.apply(seat, choose("team", "easy", view, game.legal_actions(seat), rng))
+    assert checked == 21 and collecting >= 5, (checked, collecting)

@@ -160,6 +160,90 @@ def test_a_team_turn_missed_through_spells_is_told_spell_by_spell(
     page.close()
 
 
+def test_a_card_game_turn_that_took_less_than_it_could_is_shown_with_its_card(
+    server: str, browser: Any
+) -> None:
+    """The badge of a card game's turn went to the step before it, where the previous
+    player's figures were shown (or nothing), and the better card was named nowhere."""
+    game = Game.new("cards", ["Ann", "Bob", "Cy"], seed="e2e-cards-analysis")
+    rng = random.Random("e2e-cards-analysis")
+    while game.to_move is not None:
+        seat = game.to_move
+        game.apply(seat, choose("cards", "easy", game.view(seat), game.legal_actions(seat), rng))
+    game_id = http_json("POST", server + "/api/games/import", game.record())["id"]
+    analysis = http_json("GET", f"{server}/api/games/{game_id}/analysis")
+    missed = [t for t in analysis["turns"] if any(m["kind"] == "missed" for m in t["marks"])]
+    assert missed, "the beginners missed no take: pick another seed"
+    turn = missed[-1]
+    mark = next(m for m in turn["marks"] if m["kind"] == "missed")
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-analysis="ready"]')
+    badge = page.locator(f'[data-testid="analysis-missed"][data-seq="{turn["seq"]}"]')
+    assert badge.get_attribute("title") == "A bigger take was possible this turn: show the turn"
+    badge.click()
+    assert page.get_attribute("#replay-page", "data-at") == str(turn["seq"])
+    note = page.text_content('[data-testid="analysis-note"]') or ""
+    assert f"Biggest take available: {turn['could']}; taken: {turn['got']}." in note, note
+    name = ["Ann", "Bob", "Cy"][turn["seat"]]
+    motif = page.evaluate(
+        "async (m) => { const i = await import('/static/js/i18n.js'); return i.t('motif.' + m); }",
+        mark["motif"],
+    )
+    told = f"Laid elsewhere, the {motif} card would have let {name} take {turn['could']}."
+    assert told in note, note
+    assert not errors, errors
+    page.close()
+
+
+WORDS = """async () => {
+  const { ReplayAnalysis } = await import("/static/js/analysis.js");
+  const told = (variant, turns, players) => {
+    const summary = document.createElement("div");
+    const names = () => ["Ann", "Bob"];
+    const a = new ReplayAnalysis("g", { summary, names, variant, redraw() {} });
+    a.data = { variant, turns, players };
+    for (const turn of turns) { a.bySeq.set(turn.seq, turn); a.before.set(turn.seq - 1, turn); }
+    a.renderSummary();
+    return { summary: summary.textContent, notes: turns.map((turn) => {
+      const box = a.describe(turn.seq);
+      return box ? box.textContent : null;
+    }) };
+  };
+  const push = { side: "N", index: 1, rotation: 0 };
+  const player = (seat, marks) => (
+    { seat, turns: 4, missed: 0, gifts: 1, accuracy: 1, played_for: 0, marks });
+  return {
+    classic: told("classic", [
+      { seq: 3, seat: 0, marks: [{ kind: "gift", to: 1, goal: "target", instead: push }] },
+      { seq: 7, seat: 0, marks: [{ kind: "gift", to: 1, goal: "home", instead: push }] },
+    ], [player(0, { gift: 2 }), player(1, {})]),
+    master: told("master", [], [player(0, {}), player(1, { risk: 1 })]),
+  };
+}"""
+
+
+def test_the_analysis_says_what_it_measured(server: str, browser: Any) -> None:
+    """A gift was told as "let Bob reach their target" when Bob then missed it (it was
+    within his reach), and as a target when his goal was home; Master's "0 duels risked"
+    counted only duels risked where the same value was safe; accuracy was not defined."""
+    page = browser.new_page()
+    page.goto(server + "/")
+    got = page.evaluate(WORDS)
+    gift, home = got["classic"]["notes"]
+    assert gift == (
+        "This push put Bob's target within their reach; "
+        "push into column b from the top would not have."
+    )
+    assert home.startswith("This push put Bob's way home within their reach"), home
+    assert "Accuracy is the share of a player's turns" in got["classic"]["summary"]
+    master = got["master"]["summary"]
+    assert "0 duels risked needlessly" in master and "1 duel risked needlessly" in master
+    page.close()
+
+
 def test_a_right_to_left_name_keeps_its_numbers_after_it(server: str, browser: Any) -> None:
     """A right-to-left name followed by a number took the number into its own run: the
     summary read "12 أحمد turns". A name is isolated from its sentence."""
