@@ -692,6 +692,15 @@ class RoomService:
         await self._reload(room)
         # the room's own shape (`room.rematch`), whoever asked, even if this settles it
         offer = offer | {"asked": sorted(table.answering(room.record))}
+        if table.rematch_due(offer, room.record, datetime.now(UTC)):
+            # Settled now (the next game, or the room open again): the offer itself is
+            # not shown, which said "1 of 1 ready, 60 s left" for a moment to a player
+            # whose only opponent had left.
+            try:
+                await self.settle_rematch(code)
+            finally:
+                await self.hub.publish({"room": code, "kind": "room"})
+            return offer
         await self.hub.publish({"room": code, "kind": "room"})
         if offer["deadline"] == fresh["deadline"]:
             wait = datetime.fromisoformat(offer["deadline"]) - datetime.now(UTC)

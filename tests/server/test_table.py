@@ -363,6 +363,33 @@ def test_after_a_game_a_seat_is_freed_only_by_saying_no_to_play_again(
     assert client.post(f"/api/rooms/{code}/join", json={"name": "Cy"}).status_code == 201
 
 
+def test_an_offer_settled_at_once_is_not_shown_as_waiting(client: TestClient) -> None:
+    """Bob left the game: Ann's "play again" is settled as she asks (nobody else can
+    answer). The room went out first with the offer ("1 of 1 ready, 60 s left"), then
+    opened again; now only the settled room goes out."""
+    made = create(client, name="Ann")
+    code = made["code"]
+    bob = join(client, code, "Bob")
+    client.post(f"/api/rooms/{code}/start", headers=bearer(made["token"]))
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        hello(ws, bob["token"])
+        ws.send_json({"type": "leave"})
+        receive_until(ws, "seat_moved")
+    computer = client.app.state.computer  # type: ignore[attr-defined]
+    call(client, computer.control, code, 0, "medium", "takeover")
+    call(client, computer.idle)
+    assert room(client, code)["status"] == "finished"
+    with client.websocket_connect(f"/ws/{code}") as spectator:
+        hello(spectator, None)
+        again = client.post(f"/api/rooms/{code}/rematch", headers=bearer(made["token"]))
+        assert again.status_code == 200, again.text
+        rooms = [receive_until(spectator, "room")["room"]]
+        while rooms[-1]["status"] != "lobby":
+            rooms.append(receive_until(spectator, "room")["room"])
+    assert [r["rematch"] for r in rooms] == [None] * len(rooms), rooms
+    assert [s["name"] for s in room(client, code)["seats"]] == ["Ann"]
+
+
 def test_without_a_seated_host_any_seated_player_starts(client: TestClient) -> None:
     """A room made by a client of the public protocol (no host token used to sit) keeps
     the contract's rule: any seated player may start."""
