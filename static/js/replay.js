@@ -543,7 +543,10 @@ async function loadAnalysis() {
     summary: els.analysis, names, variant: page.dataset.variant, redraw: () => show(state.at),
   });
   state.analysis = analysis;
-  if (!(await analysis.load())) return;
+  if (!(await analysis.load())) {
+    page.dataset.analysis = "none";  // settled either way: nothing more will be drawn
+    return;
+  }
   analysis.markEntries(state.entries, goTo);
   analysis.renderSummary();
   show(state.at);

@@ -50,6 +50,8 @@ def test_keyboard_steps_through_a_replay(server: str, browser: Any) -> None:
     page.wait_for_selector('#replay-page[data-state="ready"]')
     assert at(page) == 0 and current_entry(page) == 0
     assert page.locator('[data-testid="replay-move"]').count() == last + 1
+    # the analysis may draw on the first frame when it comes: read the frame after it
+    page.wait_for_selector("#replay-page[data-analysis]")
     start = board_html(page)
 
     page.keyboard.press("ArrowRight")

@@ -143,6 +143,9 @@ def test_keyboard_steps_through_a_variant_replay(
         ]
     # secrets are drawn (cards as cards, treasures as icons), never written out as JSON
     assert "{" not in page.inner_text('[data-testid="replay-secrets"]')
+    # The analysis comes after the first frame and may draw on it (a turn missed from the
+    # start): the frame is read once it came, or the Home key's frame differed from it.
+    page.wait_for_selector("#replay-page[data-analysis]")
     start = drawn(page)
 
     page.keyboard.press("ArrowRight")
