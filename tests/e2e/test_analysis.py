@@ -16,13 +16,18 @@ from tests.e2e.conftest import http_json
 ARTEFACTS = os.environ.get("TEST_ARTEFACTS")
 
 
-def beginners_record(seed: str) -> dict[str, Any]:
-    """Two easy computer players: they miss targets they could reach."""
-    game = Game.new("classic", ["Ann", "Bob"], seed=seed)
+def beginners_record(
+    seed: str,
+    variant: str = "classic",
+    players: tuple[str, ...] = ("Ann", "Bob"),
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Easy computer players to the end: they miss targets they could reach."""
+    game = Game.new(variant, list(players), seed=seed, options=options)
     rng = random.Random(seed)
     while game.to_move is not None:
         seat = game.to_move
-        game.apply(seat, choose("classic", "easy", game.view(seat), game.legal_actions(seat), rng))
+        game.apply(seat, choose(variant, "easy", game.view(seat), game.legal_actions(seat), rng))
     return game.record()
 
 
@@ -125,14 +130,9 @@ def test_a_risked_duel_is_marked_in_a_master_replay(server: str, browser: Any) -
 def test_a_team_turn_missed_through_spells_is_told_spell_by_spell(
     server: str, browser: Any
 ) -> None:
-    game = Game.new(
-        "team", ["Ann", "Bob", "Cy"], "team-spells", {"mode": "standard", "rules_version": 2}
-    )
-    rng = random.Random("team-spells")
-    while game.to_move is not None:
-        seat = game.to_move
-        game.apply(seat, choose("team", "easy", game.view(seat), game.legal_actions(seat), rng))
-    game_id = http_json("POST", server + "/api/games/import", game.record())["id"]
+    options = {"mode": "standard", "rules_version": 2}
+    record = beginners_record("team-spells", "team", ("Ann", "Bob", "Cy"), options)
+    game_id = http_json("POST", server + "/api/games/import", record)["id"]
     analysis = http_json("GET", f"{server}/api/games/{game_id}/analysis")
     turn, mark = next(
         (t, m)
@@ -165,12 +165,8 @@ def test_a_card_game_turn_that_took_less_than_it_could_is_shown_with_its_card(
 ) -> None:
     """The badge of a card game's turn went to the step before it, where the previous
     player's figures were shown (or nothing), and the better card was named nowhere."""
-    game = Game.new("cards", ["Ann", "Bob", "Cy"], seed="e2e-cards-analysis")
-    rng = random.Random("e2e-cards-analysis")
-    while game.to_move is not None:
-        seat = game.to_move
-        game.apply(seat, choose("cards", "easy", game.view(seat), game.legal_actions(seat), rng))
-    game_id = http_json("POST", server + "/api/games/import", game.record())["id"]
+    record = beginners_record("e2e-cards-analysis", "cards", ("Ann", "Bob", "Cy"))
+    game_id = http_json("POST", server + "/api/games/import", record)["id"]
     analysis = http_json("GET", f"{server}/api/games/{game_id}/analysis")
     missed = [t for t in analysis["turns"] if any(m["kind"] == "missed" for m in t["marks"])]
     assert missed, "the beginners missed no take: pick another seed"
@@ -247,13 +243,8 @@ def test_the_analysis_says_what_it_measured(server: str, browser: Any) -> None:
 def test_a_right_to_left_name_keeps_its_numbers_after_it(server: str, browser: Any) -> None:
     """A right-to-left name followed by a number took the number into its own run: the
     summary read "12 أحمد turns". A name is isolated from its sentence."""
-    seed = "e2e-bidi"
-    game = Game.new("classic", ["أحمد", "Bob"], seed=seed)
-    rng = random.Random(seed)
-    while game.to_move is not None:
-        seat = game.to_move
-        game.apply(seat, choose("classic", "easy", game.view(seat), game.legal_actions(seat), rng))
-    game_id = http_json("POST", server + "/api/games/import", game.record())["id"]
+    record = beginners_record("e2e-bidi", players=("أحمد", "Bob"))
+    game_id = http_json("POST", server + "/api/games/import", record)["id"]
     page = browser.new_page(viewport={"width": 1366, "height": 900})
     page.goto(f"{server}/replay/{game_id}")
     page.wait_for_selector('[data-testid="analysis-summary"] li[data-seat="0"]')

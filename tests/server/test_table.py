@@ -43,6 +43,15 @@ def call(client: TestClient, fn: Any, *args: Any) -> Any:
     return client.portal.call(fn, *args)
 
 
+def computer_finishes(client: TestClient, code: str, seats: tuple[int, ...]) -> None:
+    """The computer plays `seats` (the people's too) until the game is over: quickly."""
+    computer = client.app.state.computer  # type: ignore[attr-defined]
+    for seat in seats:
+        call(client, computer.control, code, seat, "medium", "takeover")
+    call(client, computer.idle)
+    assert room(client, code)["status"] == "finished"
+
+
 def test_the_creator_is_the_host_and_sits_with_a_name(client: TestClient) -> None:
     made = create(client, name="Ann")
     assert made["seat"] == 0 and made["token"] and made["host_token"]
@@ -232,11 +241,7 @@ def test_play_again_frees_the_seat_that_does_not_accept(
     code = made["code"]
     bob = join(client, code, "Bob")
     first = client.post(f"/api/rooms/{code}/start", headers=bearer(made["token"])).json()
-    computer = client.app.state.computer  # type: ignore[attr-defined]
-    for seat in (0, 2):  # finish the game quickly: the computer plays Ann and Bob too
-        call(client, computer.control, code, seat, "medium", "takeover")
-    call(client, computer.idle)
-    assert room(client, code)["status"] == "finished"
+    computer_finishes(client, code, (0, 2))  # Ann and Bob too
     with client.websocket_connect(f"/ws/{code}") as spectator:
         hello(spectator, None)
         again = client.post(f"/api/rooms/{code}/rematch", headers=bearer(made["token"]))
@@ -267,10 +272,7 @@ def test_play_again_starts_at_once_when_everyone_accepts(client: TestClient) -> 
     first = client.post(f"/api/rooms/{code}/start", headers=bearer(made["token"])).json()
     early = client.post(f"/api/rooms/{code}/rematch", headers=bearer(bob["token"]))
     assert early.status_code == 409 and code_of(early) == "not_finished"
-    computer = client.app.state.computer  # type: ignore[attr-defined]
-    for seat in (0, 1):
-        call(client, computer.control, code, seat, "medium", "takeover")
-    call(client, computer.idle)
+    computer_finishes(client, code, (0, 1))
     client.post(f"/api/rooms/{code}/rematch", headers=bearer(bob["token"]))
     assert room(client, code)["rematch"]["accepted"] == [1]
     client.post(f"/api/rooms/{code}/rematch", headers=bearer(made["token"]))
@@ -290,11 +292,7 @@ def test_a_player_who_left_does_not_hold_up_play_again(client: TestClient) -> No
         hello(ws, cy["token"])
         ws.send_json({"type": "leave"})
         receive_until(ws, "seat_moved")
-    computer = client.app.state.computer  # type: ignore[attr-defined]
-    for seat in (0, 1):
-        call(client, computer.control, code, seat, "medium", "takeover")
-    call(client, computer.idle)
-    assert room(client, code)["status"] == "finished"
+    computer_finishes(client, code, (0, 1))
     for token in (made["token"], bob["token"]):
         again = client.post(f"/api/rooms/{code}/rematch", headers=bearer(token))
         assert again.status_code == 200, again.text
@@ -315,10 +313,7 @@ def test_a_room_opened_again_shows_no_game(
     code = made["code"]
     join(client, code, "Bob")
     client.post(f"/api/rooms/{code}/start", headers=bearer(made["token"]))
-    computer = client.app.state.computer  # type: ignore[attr-defined]
-    for seat in (0, 1):
-        call(client, computer.control, code, seat, "medium", "takeover")
-    call(client, computer.idle)
+    computer_finishes(client, code, (0, 1))
     with client.websocket_connect(f"/ws/{code}") as spectator:
         hello(spectator, None)
         client.post(f"/api/rooms/{code}/rematch", headers=bearer(made["token"]))
@@ -348,11 +343,7 @@ def test_after_a_game_a_seat_is_freed_only_by_saying_no_to_play_again(
     code = made["code"]
     bob = join(client, code, "Bob")
     client.post(f"/api/rooms/{code}/start", headers=bearer(made["token"]))
-    computer = client.app.state.computer  # type: ignore[attr-defined]
-    for seat in (0, 1):
-        call(client, computer.control, code, seat, "medium", "takeover")
-    call(client, computer.idle)
-    assert room(client, code)["status"] == "finished"
+    computer_finishes(client, code, (0, 1))
     for token, seat in ((bob["token"], 1), (made["host_token"], 0)):
         refused = client.delete(f"/api/rooms/{code}/seats/{seat}", headers=bearer(token))
         assert refused.status_code == 409 and code_of(refused) == "no_rematch", refused.text
@@ -379,10 +370,7 @@ def test_an_offer_settled_at_once_is_not_shown_as_waiting(client: TestClient) ->
         hello(ws, bob["token"])
         ws.send_json({"type": "leave"})
         receive_until(ws, "seat_moved")
-    computer = client.app.state.computer  # type: ignore[attr-defined]
-    call(client, computer.control, code, 0, "medium", "takeover")
-    call(client, computer.idle)
-    assert room(client, code)["status"] == "finished"
+    computer_finishes(client, code, (0,))
     with client.websocket_connect(f"/ws/{code}") as spectator:
         hello(spectator, None)
         again = client.post(f"/api/rooms/{code}/rematch", headers=bearer(made["token"]))
