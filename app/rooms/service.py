@@ -340,7 +340,6 @@ class RoomService:
         room, host_token = await self.create_room(variant, options, listed, clock)
         answer: dict[str, Any] = {
             "code": room.code,
-            "url": f"/r/{room.code}",
             "variant": room.variant,
             "options": room.options,
             "clock": room.clock,

@@ -63,7 +63,7 @@ def bearer(authorization: str | None) -> str | None:
 @router.post("/rooms", status_code=201)
 async def create_room(body: CreateRoom, service: Service, request: Request) -> dict[str, Any]:
     request.app.state.limits.rooms.check(client_address(request))
-    return await service.create_table(
+    made = await service.create_table(
         body.variant,
         body.options,
         body.listed,
@@ -72,6 +72,7 @@ async def create_room(body: CreateRoom, service: Service, request: Request) -> d
         computers=tuple(body.computers),
         start=body.start,
     )
+    return {"code": made["code"], "url": f"/r/{made['code']}", **made}
 
 
 @router.get("/rooms")
