@@ -17,6 +17,10 @@ class Settings(BaseSettings):
 
     database_url: str = f"sqlite:///{ROOT / 'data' / 'labyrinth.sqlite3'}"
     redis_url: str | None = None
+    # What this deployment's Redis names start with: its pub/sub channel and presence
+    # keys. Redis' pub/sub ignores the database number of `REDIS_URL`, so two deployments
+    # sharing one Redis (a staging beside production, two test runs) need two prefixes.
+    redis_prefix: str = "labyrinth"
     run_migrations: bool = True
     log_level: str = "INFO"
     # Per connection: a burst of `rate_burst` messages, refilled at `rate_per_second`.

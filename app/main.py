@@ -62,8 +62,9 @@ def make_fanout(settings: Settings) -> tuple[Hub, Presence, Any]:
         settings.redis_url, socket_connect_timeout=REDIS_TIMEOUT, socket_keepalive=True
     )
     process_id = f"{socket.gethostname()}:{os.getpid()}:{id(settings):x}"
-    hub = RedisHub(redis, subscriber=subscriber, origin=process_id)
-    return hub, RedisPresence(redis, process_id), redis
+    prefix = settings.redis_prefix
+    hub = RedisHub(redis, channel=f"{prefix}:hub", subscriber=subscriber, origin=process_id)
+    return hub, RedisPresence(redis, process_id, prefix=f"{prefix}:presence:"), redis
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,9 @@ from tests.conftest import POSTGRES_URL, postgres_available
 from tests.live_server import ServerProcess
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+# This run's channel and presence keys: two test runs on one machine (a developer's
+# beside CI's) share the Redis, and pub/sub ignores its database number.
+REDIS_PREFIX = f"test-{os.getpid()}-{secrets.token_hex(3)}"
 
 
 HERE = Path(__file__).resolve().parent
@@ -58,6 +62,7 @@ def cluster(tmp_path: Path, shared_database: str) -> Iterator[Callable[[], Serve
     env = {
         "DATABASE_URL": shared_database,
         "REDIS_URL": REDIS_URL,
+        "REDIS_PREFIX": REDIS_PREFIX,
         "RATE_BURST": "100000",
         "RATE_PER_SECOND": "100000",
         # Every client of these tests comes from one address.

@@ -8,7 +8,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from tests.cluster.conftest import REDIS_URL, Peer
+from tests.cluster.conftest import REDIS_PREFIX, REDIS_URL, Peer
 from tests.live_server import ServerProcess, http_json
 
 
@@ -16,6 +16,7 @@ def replica(tmp_path: Path, database: str) -> ServerProcess:
     env = {
         "DATABASE_URL": database,
         "REDIS_URL": REDIS_URL,
+        "REDIS_PREFIX": REDIS_PREFIX,
         "RATE_BURST": "100000",
         "RATE_PER_SECOND": "100000",
         # Both processes look every 0.1 s, within the computer's pause: they race.

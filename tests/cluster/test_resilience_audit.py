@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from app.rooms.presence import STALE_AFTER
-from tests.cluster.conftest import REDIS_URL, Peer
+from tests.cluster.conftest import REDIS_PREFIX, REDIS_URL, Peer
 from tests.live_server import ServerProcess, http_json
 from tests.server.helpers import actor_of, cards_pick
 
@@ -87,6 +87,7 @@ def replica(tmp_path: Path, database: str, **extra: str) -> ServerProcess:
     env = {
         "DATABASE_URL": database,
         "REDIS_URL": REDIS_URL,
+        "REDIS_PREFIX": REDIS_PREFIX,
         "RATE_BURST": "100000",
         "RATE_PER_SECOND": "100000",
         "REPLAY_PROCESSES": "0",
