@@ -138,7 +138,13 @@ def replay(record: Any) -> Game:
 
 
 def replay_finished(record: Any) -> Game:
-    """`replay`, and the game must be over: only finished games are stored for replay."""
+    """`replay`, and the game must be over: only finished games are stored for replay.
+
+    A claimed `seed_hash` is checked before the re-play: an exported record whose seed
+    was changed is refused for that (`seed_hash`), not for whichever action the other
+    seed's board happens to make illegal first, which blamed a move nobody changed."""
+    _check_shape(record)
+    _check_seed_claim(record)
     game = replay(record)
     if game.result is None:
         raise InvalidRecord(
@@ -175,19 +181,23 @@ def import_summary(body: bytes, max_depth: int = boundedjson.MAX_DEPTH) -> dict[
 
 
 def _check_claims(record: Mapping[str, Any], game: Game) -> None:
-    """An exported record may carry its `seed_hash` and `result` (ext): when present they
-    must agree with the seed and the replay, so a changed seed is caught even when the
-    actions still happen to be legal under it."""
-    claimed_hash = record.get("seed_hash")
-    if claimed_hash is not None and claimed_hash != seed_hash(record["seed"]):
-        raise InvalidRecord(
-            "seed_hash is not the SHA-256 of seed: the seed was changed", reason="seed_hash"
-        )
+    """An exported record may carry its `result` (ext): when present it must be the
+    replay's. (Its `seed_hash`, checked before the re-play, catches a changed seed even
+    when the actions still happen to be legal under it.)"""
     claimed_result = record.get("result")
     if claimed_result is not None and claimed_result != game.result:
         raise InvalidRecord(
             f"result {_js(claimed_result)} differs from the replay's {_js(game.result)}",
             reason="result",
+        )
+
+
+def _check_seed_claim(record: Mapping[str, Any]) -> None:
+    """A claimed `seed_hash` (ext) is the SHA-256 of the record's seed."""
+    claimed_hash = record.get("seed_hash")
+    if claimed_hash is not None and claimed_hash != seed_hash(record["seed"]):
+        raise InvalidRecord(
+            "seed_hash is not the SHA-256 of seed: the seed was changed", reason="seed_hash"
         )
 
 

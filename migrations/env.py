@@ -4,6 +4,7 @@ from alembic import context
 
 from app.config import get_settings
 from app.store.db import make_engine, normalise_url
+from app.store.migrate import schema_connection
 from app.store.models import Base
 
 config = context.config
@@ -28,7 +29,9 @@ def run_online() -> None:
             context.run_migrations()
         return
     engine = make_engine(url())
-    with engine.connect() as conn:
+    # Foreign keys off on SQLite while a table is rebuilt (`schema_connection`): dropping
+    # the old `rooms` would otherwise delete every seat and unlink every game.
+    with schema_connection(engine) as conn:
         context.configure(connection=conn, target_metadata=target_metadata, render_as_batch=True)
         with context.begin_transaction():
             context.run_migrations()
