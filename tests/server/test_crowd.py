@@ -113,7 +113,7 @@ def test_a_crowded_room_sends_every_state_to_every_spectator(
     """Through the real app, with the crowd's threshold lowered to two spectators: the
     players play, four spectators see every seq once and in order, with the same view."""
     monkeypatch.setattr(crowd_module, "SLICE", 1)
-    monkeypatch.setattr("app.rooms.service.INLINE", 2)
+    monkeypatch.setattr("app.rooms.fanout.INLINE", 2)
     code, tokens = make_room(client, ["Ann", "Bob"])
     start(client, code, tokens[0])
     with (

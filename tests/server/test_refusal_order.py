@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from app.rooms.errors import RoomError
 from app.rooms.live import LiveGame
-from app.rooms.service import _refuse_unparsed
+from app.rooms.play import _refuse_unparsed
 from app.rules import Game, IllegalAction
 from app.rules.classic import action_from_dict
 from app.store.repository import GameRecord

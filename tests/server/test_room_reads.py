@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from app.config import Settings
 from app.main import create_app
-from app.rooms import service as service_module
+from app.rooms import lobby
 from app.rooms.service import RoomService
 from tests.server.helpers import hello, make_room, receive_until, start
 
@@ -43,7 +43,7 @@ def test_a_join_and_a_start_read_the_room_back_in_their_write_not_again_as_news(
     # much passes between two requests, or between the start's two looks, and the count
     # went one up (get_room 3). The window is made wide here: what is counted is which
     # reads the requests make, not how fast the machine is.
-    monkeypatch.setattr(service_module, "FRESH_READ", 3600.0)
+    monkeypatch.setattr(lobby, "FRESH_READ", 3600.0)
     created = client.post("/api/rooms", json={"variant": "classic"}).json()
     code = created["code"]
     calls = spy(service, monkeypatch, "get_room", "take_seat_and_read", "start_game_and_read")
