@@ -55,15 +55,16 @@ from typing import cast
 
 from anyio import to_thread
 
-from app.bots import LEVELS, Action, Level, choose
+from app.bots import LEVELS, Action, Level, choose, keeping
 from app.bots.memory import Keeper, Memory, new_memory
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService, SeatTurn
 
 log = logging.getLogger("app.rooms.computer")
 # Why the computer plays a seat when it only stands in for a person who may come back (out
-# of time, away): it keeps what the person holds for them (`app.bots.keeping`). A seat
-# its person left, or a computer's own, plays as it likes.
+# of time, away): it keeps what the person holds for them (`app.bots.keeping`), while
+# someone at the table plays as they like (`_stands_in`). A seat its person left, or a
+# computer's own, plays as it likes.
 STANDS_IN = frozenset({"timeout", "away"})
 MEMORIES_KEPT = 512  # (game, seat) memories held; the least recently used is dropped
 # Events the players are still reading when the next computer is about to move: Master's
@@ -120,7 +121,7 @@ class ComputerPlayers:
         turn = await self.service.seat_turn(code)
         if turn is None or turn.seat != seat or (seq is not None and turn.seq != seq):
             return False
-        return await self._play(turn, level, f"computer:{cause}"[:32])
+        return await self._play(turn, level, f"computer:{cause}"[:32], controlled=False)
 
     def _committed(self, code: str) -> None:
         """After an action: look only where a seat is the computer's as this process knows
@@ -220,11 +221,30 @@ class ComputerPlayers:
 
     def _decide(self, turn: SeatTurn, level: str, keep: bool = False) -> Action:
         """The seat's action (in a worker thread): for a player that keeps a memory, the
-        memory is first brought up to this seq from the log (see `app.bots.memory`)."""
-        rng = rng_for_turn(turn, level)
-        memory = self._memory(turn, level)
-        chosen = cast(Level, level)
-        return choose(turn.variant, chosen, turn.view, turn.legal, rng, memory, keep=keep)
+        memory is first brought up to this seq from the log (see `app.bots.memory`).
+
+        Always one of `turn.legal`: a player that raises, or answers an action the rules
+        would refuse, is logged and the seat plays one of its legal actions instead. The
+        refusal alone stopped the room's task, and every later look (the sweep) asked the
+        same player the same question: the table waited on that seat for ever."""
+        action: Action | None = None
+        memory = None
+        try:
+            memory = self._memory(turn, level)
+        except Exception:  # the player still plays, from the view alone
+            log.exception("computer memory failed", extra=_where(turn))
+        try:
+            chosen = cast(Level, level)
+            rng = rng_for_turn(turn, level)
+            action = choose(turn.variant, chosen, turn.view, turn.legal, rng, memory, keep=keep)
+        except Exception:
+            log.exception("computer player failed", extra=_where(turn))
+        if action in turn.legal:
+            return cast(Action, action)
+        if action is not None:
+            log.error("computer player chose an illegal action", extra=_where(turn))
+        kept = keeping(turn.variant, turn.legal) if keep else turn.legal
+        return rng_for_turn(turn, level).choice(kept)
 
     def _memory(self, turn: SeatTurn, level: str) -> Memory | None:
         """The memory of (game, seat) at `level`, kept across decisions in this process
@@ -243,9 +263,34 @@ class ComputerPlayers:
                 del self._keepers[next(iter(self._keepers))]
         return keeper.catch_up(turn.game_record)  # one task per room: never concurrent
 
-    async def _play(self, turn: SeatTurn, level: str, by: str) -> bool:
-        keep = by.removeprefix("computer:") in STANDS_IN
+    async def _stands_in(self, turn: SeatTurn, by: str) -> bool:
+        """Whether this move keeps what the seat's person holds (`app.bots.keeping`): it
+        stands in for someone out of time or away, and someone at the table plays as they
+        like (a person, a computer seat, a leaver's computer). A table of stand-ins only
+        never ended a Master game (its only end is a duel a stand-in declines): it played
+        to the action limit and then stood still. Nobody plays there to keep for, and
+        whoever comes back finds the game played as any computer plays it."""
+        if by.removeprefix("computer:") not in STANDS_IN:
+            return False
+        seats = (await self.service.room_info(turn.code))["seats"]
+        return any(
+            seat["computer"] is None or seat["computer"]["reason"] not in STANDS_IN
+            for seat in seats  # this seat too: a person out of time still holds it
+        )
+
+    async def _controls(self, turn: SeatTurn) -> bool:
+        """Whether the computer still plays `turn.seat` as this process knows the room."""
+        seats = (await self.service.room_info(turn.code))["seats"]
+        return any(s["seat"] == turn.seat and s["computer"] is not None for s in seats)
+
+    async def _play(self, turn: SeatTurn, level: str, by: str, controlled: bool = True) -> bool:
+        """Decide and submit one action for `turn`; False if it was not taken. A seat the
+        computer `controlled` (not a timeout's one move) is looked at again once the
+        decision is made: a person back meanwhile (their hello, `back`) has the turn."""
+        keep = await self._stands_in(turn, by)
         action = await to_thread.run_sync(self._decide, turn, level, keep)
+        if controlled and not await self._controls(turn):
+            return False
         try:
             await self.service.submit(turn.code, turn.seat, turn.seq, action, by)
         except RoomError as exc:
@@ -258,3 +303,8 @@ class ComputerPlayers:
             return False
         self.moves += 1
         return True
+
+
+def _where(turn: SeatTurn) -> dict[str, object]:
+    """The log fields that find a decision again: the room, game, seq and seat."""
+    return {"room": turn.code, "game": turn.game_id, "seq": turn.seq, "seat": turn.seat}

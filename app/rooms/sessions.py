@@ -77,6 +77,11 @@ class Sessions(RoomsCore):
                 room.read_at = time.monotonic()
             stored = (self.repo.recent_chat, conn.room, chat_lines.KEPT)
             await room.chat.read(lambda: self._db(*stored))
+        if seat is not None:
+            # The seat is the person's again before they are told anything: given back
+            # after the welcome and the state, a computer move could land between them,
+            # and the welcome showed the computer in the seat of the person it greeted.
+            await self._back(room, seat)
         await self._host_seen(room, seat, present=True)
         info = await self._info(room)
         welcome = {
@@ -97,7 +102,6 @@ class Sessions(RoomsCore):
         conn.welcomed = True
         await self.hub.publish({"room": conn.room, "kind": "presence"})
         if seat is not None:
-            await self._back(room, seat)
             if live is not None and not live.finished and self._stamp_due(room):
                 await self._db(self.repo.touch_games, [live.id], datetime.now(UTC))
                 room.stamped_at = time.monotonic()

@@ -143,6 +143,9 @@ def test_an_away_seat_is_taken_over_and_reclaimed(quick_client: TestClient) -> N
         with client.websocket_connect(f"/ws/{code}") as chloe:
             welcome, _ = hello(chloe, tokens[1])
             assert welcome["seat"] == 1
+            # given back before she is greeted: her welcome shows the seat hers (it showed
+            # the computer there, and a computer move could land after her state)
+            assert welcome["room"]["seats"][1]["computer"] is None
             until_room(ann, lambda r: r["seats"][1]["computer"] is None)
     history = client.get(f"/api/games/{game_id}").json()
     assert history["left"] == []
