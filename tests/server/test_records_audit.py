@@ -46,7 +46,7 @@ from app.config import ROOT, Settings
 from app.main import create_app
 from app.records import replay_data
 from app.rooms.clock import TIMEOUT_BY
-from app.rules import Game, get_engine, seed_hash
+from app.rules import Game, IllegalAction, get_engine, seed_hash
 from app.store import migrate, models
 from app.store.db import make_engine, make_sessionmaker, normalise_url, scratch_database
 from app.store.models import Base
@@ -422,17 +422,41 @@ def run_cli(tmp_path: Path, record: Any, *extra: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-def tampered(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The record changed four ways: its first action that had a choice another legal one,
-    its seed, its result, and one more action after the end."""
-    changed = copy.deepcopy(record)
+def still_a_game(record: dict[str, Any]) -> bool:
+    """Whether `record` re-plays to the end with the result it claims: a record whose
+    changed action let every later one stay legal and end the same is a game all the
+    same, which no check can refuse."""
     game = Game.new(record["variant"], record["players"], record["seed"], record["options"])
-    for entry in changed["actions"]:  # the first action that had another choice
+    try:
+        for entry in record["actions"]:
+            game.apply(entry["seat"], entry["action"])
+    except IllegalAction:
+        return False
+    return game.result is not None and game.result == record["result"]
+
+
+def action_changed(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with one action replaced by another legal one at its turn: the first
+    such change (in the log's order, the alternatives last first) that leaves a record
+    the rules refuse (a later action illegal, the game unfinished or over early, another
+    result). Taking the first change blindly let an event game's other push leave every
+    later action legal and the result the same, now and then: a game, imported."""
+    game = Game.new(record["variant"], record["players"], record["seed"], record["options"])
+    for index, entry in enumerate(record["actions"]):
         others = [a for a in game.legal_actions(entry["seat"]) if a != entry["action"]]
-        if others:
-            entry["action"] = others[-1]
-            break
+        for other in reversed(others):
+            changed = copy.deepcopy(record)
+            changed["actions"][index]["action"] = other
+            if not still_a_game(changed):
+                return changed
         game.apply(entry["seat"], entry["action"])
+    raise AssertionError("no change of one action makes this record refused")
+
+
+def tampered(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The record changed four ways: one action another legal one (`action_changed`),
+    its seed, its result, and one more action after the end."""
+    changed = action_changed(record)
     reseeded = copy.deepcopy(record) | {"seed": record["seed"] + "x"}
     result = copy.deepcopy(record)
     result["result"] = dict(result["result"]) | {"winners": [len(record["players"]) + 1]}
