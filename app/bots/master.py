@@ -154,6 +154,7 @@ REACH_BONUS = 100.0
 SECOND_PLY_PUSHES = 10
 DENY_PUSHES = 8
 DENY_WEIGHT = 0.7
+DENY_CHANCE = 0.75  # when no take is in reach (`_hard_push`)
 DRAGON = 15
 SECOND_PLY_CELLS = 3
 
@@ -362,13 +363,18 @@ def _hard_push(view: dict[str, Any], pushes: list[Action], rng: random.Random) -
             scored.append((score - DENY_WEIGHT * threat, action))
         return best_of(scored, rng)
     low = min((v for v in (t["value"] for t in view["tokens"])), default=DRAGON)
+    # Denying the next player when nothing is in reach, but not every time: hard players
+    # who all deny each other can leave the lowest token where none of them ever reaches
+    # it (three pawns on one cell beside it, each push that would open the way refused
+    # as a gift to the next), and the game never ends.
+    deny = DENY_WEIGHT if rng.random() < DENY_CHANCE else 0.0
     for score, _, action, trial, positions, guardians, tokens, targets in first[:SECOND_PLY_PUSHES]:
         start = positions[you]
         cells = cells_of(trial.reach_mask_blocked(start, LAIR_MASK))
         deep = _best_stop(view, trial, start, cells, positions, guardians, targets, True)
         chances = deep * 100 / 48 * (DRAGON if final else low) / 2
         threat = _rival_threat(view, trial, positions, tokens, slot_of(action).opposite)
-        scored.append((chances - DENY_WEIGHT * threat + score / 100, action))
+        scored.append((chances - deny * threat + score / 100, action))
     return best_of(scored, rng)
 
 

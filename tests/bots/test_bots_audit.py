@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from app.bots import LEVELS, Level, choose
+from app.bots import LEVELS, Level, arena, choose
 from app.bots.memory import new_memory, observe_step
 from app.rules import Game
 from tests.bots.helpers import V2, VARIANTS, variant_id
@@ -169,3 +169,17 @@ def test_a_game_of_computers_ends_within_its_bound(
         levels = (level,) * seats  # type: ignore[assignment]
     game = _play(variant, options, levels, f"bound-{level}")
     assert game.result is not None, f"{variant} {levels}: no end after {game.seq} actions"
+
+
+@pytest.mark.parametrize(
+    ("seed", "options"), [("sweep-14", None), ("sweep-1", {"rules_version": 1})]
+)
+def test_hard_master_players_do_not_deny_each_other_for_ever(
+    seed: str, options: dict[str, Any] | None
+) -> None:
+    """Three hard players on one cell beside the lowest token, each refusing every push
+    that would open the way as a gift to the next: these games never ended (a table of
+    them played to the action limit, then stood still). Denial when nothing is in reach
+    is now left out now and then."""
+    out = arena.play("master", ("hard", "hard", "hard"), seed, options=options, max_actions=2_000)
+    assert out.result is not None, out.actions
