@@ -101,10 +101,9 @@ class Sessions(RoomsCore):
             self._send_state(conn, live, with_history=True)
         conn.welcomed = True
         await self.hub.publish({"room": conn.room, "kind": "presence"})
-        if seat is not None:
-            if live is not None and not live.finished and self._stamp_due(room):
-                await self._db(self.repo.touch_games, [live.id], datetime.now(UTC))
-                room.stamped_at = time.monotonic()
+        if seat is not None and live is not None and not live.finished and self._stamp_due(room):
+            await self._db(self.repo.touch_games, [live.id], datetime.now(UTC))
+            room.stamped_at = time.monotonic()
 
     def _stamp_due(self, room: RoomLive) -> bool:
         """Whether a seated hello should stamp the game active: a game stamped here less
