@@ -82,3 +82,23 @@ def position_after(
             break
         game.apply(game.to_move, rng.choice(game.legal_actions(game.to_move)))
     return game
+
+
+# What the seat to move faces: the turn's phase and the kinds of legal actions, plus a
+# duel in another's turn and a bonus turn (Master), a spell on offer (Team).
+Phase = tuple[str, ...]
+
+
+def phase_key(variant: str, view: dict[str, Any], legal: list[dict[str, Any]]) -> Phase:
+    """What a seat faces, as the audits of the computer players tell mid-turn questions
+    apart: the phase, the kinds of its legal actions, and what else changes the decision."""
+    turn = view["turn"]
+    key = [str(turn.get("phase")), *sorted({str(a["type"]) for a in legal})]
+    if variant == "master":
+        if turn["actor"] != turn["seat"]:
+            key.append("other's duel")
+        if turn.get("bonus"):
+            key.append("bonus turn")
+    if variant == "team" and any(a.get("spell") for a in legal):
+        key.append("spell")
+    return tuple(key)

@@ -16,25 +16,7 @@ import pytest
 from app.bots import LEVELS, Level, arena, choose
 from app.bots.memory import new_memory, observe_step
 from app.rules import Game
-from tests.bots.helpers import V2, VARIANTS, variant_id
-
-# What the seat to move faces: the turn's phase and the kinds of legal actions, plus a
-# duel in another's turn and a bonus turn (Master), a spell on offer (Team).
-Phase = tuple[str, ...]
-
-
-def phase_key(variant: str, view: dict[str, Any], legal: list[dict[str, Any]]) -> Phase:
-    turn = view["turn"]
-    key = [str(turn.get("phase")), *sorted({str(a["type"]) for a in legal})]
-    if variant == "master":
-        if turn["actor"] != turn["seat"]:
-            key.append("other's duel")
-        if turn.get("bonus"):
-            key.append("bonus turn")
-    if variant == "team" and any(a.get("spell") for a in legal):
-        key.append("spell")
-    return tuple(key)
-
+from tests.bots.helpers import V2, VARIANTS, Phase, phase_key, variant_id
 
 # The phases each game must show in the positions below, so that the decisions checked
 # there cover every kind of mid-turn question a takeover can land on.

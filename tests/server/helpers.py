@@ -6,7 +6,7 @@ import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -298,5 +298,21 @@ def stored_actions(database_url: str, game_id: str) -> list[tuple[int, int, str 
                 .order_by(models.Action.seq)
             ).all()
             return [(r[0], r[1], r[2]) for r in rows]
+    finally:
+        engine.dispose()
+
+
+def push_deadline_back(database_url: str, game_id: str) -> None:
+    """The current turn's deadline, as if it had passed: the game's start and every stored
+    action a minute earlier (the clock is replayed from these times)."""
+    engine = make_engine(database_url)
+    try:
+        with make_sessionmaker(engine)() as s, s.begin():
+            for action in s.scalars(select(models.Action).where(models.Action.game_id == game_id)):
+                action.created_at = action.created_at - timedelta(seconds=61)
+            row = s.get(models.Game, game_id)
+            assert row is not None
+            row.started_at = row.started_at - timedelta(seconds=61)
+            row.deadline = datetime.now(UTC) - timedelta(seconds=1)
     finally:
         engine.dispose()

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
 
 from app.records import verify
 from app.replays import record_of
@@ -21,7 +20,7 @@ from app.rooms.timeouts import enforce
 from app.store import migrate, models
 from app.store.db import make_engine, make_sessionmaker
 from app.store.repository import Repository
-from tests.server.helpers import hello, receive_until, start, stored_actions
+from tests.server.helpers import hello, push_deadline_back, receive_until, start, stored_actions
 
 T0 = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 
@@ -189,7 +188,7 @@ def _time_out_turn(client: TestClient, database_url: str, game_id: str) -> None:
     repo: Repository = client.app.state.repo
     before = repo.get_game(game_id)
     assert before is not None
-    _push_deadline_back(database_url, game_id)
+    push_deadline_back(database_url, game_id)
 
     def turn_over() -> bool:
         game = repo.get_game(game_id)
@@ -201,22 +200,6 @@ def _time_out_turn(client: TestClient, database_url: str, game_id: str) -> None:
         )
 
     _wait_until(turn_over)
-
-
-def _push_deadline_back(database_url: str, game_id: str) -> None:
-    """The current turn's deadline, as if it had passed: the game's start and every stored
-    action a minute earlier (the clock is replayed from these times)."""
-    engine = make_engine(database_url)
-    try:
-        with make_sessionmaker(engine)() as s, s.begin():
-            for action in s.scalars(select(models.Action).where(models.Action.game_id == game_id)):
-                action.created_at = action.created_at - timedelta(seconds=61)
-            row = s.get(models.Game, game_id)
-            assert row is not None
-            row.started_at = row.started_at - timedelta(seconds=61)
-            row.deadline = datetime.now(UTC) - timedelta(seconds=1)
-    finally:
-        engine.dispose()
 
 
 def _wait_until(check: Any, timeout: float = 15) -> None:

@@ -32,24 +32,8 @@ from app.rooms import lobby as lobby_module
 from app.rooms.computer import ComputerPlayers
 from app.rules import RULES_VERSION, Game
 from app.rules.master import MasterEngine
+from tests.bots.helpers import Phase, phase_key
 from tests.server.helpers import hello, receive_until
-
-Phase = tuple[str, ...]
-
-
-def phase_key(variant: str, view: dict[str, Any], legal: list[dict[str, Any]]) -> Phase:
-    """What a seat faces: the turn's phase and the kinds of its legal actions, with what
-    else changes the decision (a duel in another's turn, a bonus turn, a spell to use)."""
-    turn = view["turn"]
-    key = [str(turn.get("phase")), *sorted({str(a["type"]) for a in legal})]
-    if variant == "master":
-        if turn["actor"] != turn["seat"]:
-            key.append("other's duel")
-        if turn.get("bonus"):
-            key.append("bonus turn")
-    if variant == "team" and any(a.get("spell") for a in legal):
-        key.append("spell")
-    return tuple(key)
 
 
 def prefix_to(

@@ -26,7 +26,7 @@ import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +47,8 @@ from app.main import create_app
 from app.records import replay_data
 from app.rooms.clock import TIMEOUT_BY
 from app.rules import Game, IllegalAction, get_engine, seed_hash
-from app.store import migrate, models
-from app.store.db import make_engine, make_sessionmaker, normalise_url, scratch_database
+from app.store import migrate
+from app.store.db import make_engine, normalise_url, scratch_database
 from app.store.models import Base
 from tests.conftest import POSTGRES_URL
 from tests.server.helpers import (
@@ -58,6 +58,7 @@ from tests.server.helpers import (
     check_patched_replay,
     hello,
     play_whole_game,
+    push_deadline_back,
     receive_until,
     stored_actions,
     team_pick,
@@ -564,24 +565,6 @@ def test_a_live_game_publishes_no_record_replay_seed_or_verification(
 
 
 # -- the table's extras ----------------------------------------------------------------------
-
-
-def push_deadline_back(database_url: str, game_id: str) -> None:
-    """The current turn's deadline as if it had passed (the clock is replayed from the
-    game's start and its actions' times, so all of them move a minute back)."""
-    engine = make_engine(database_url)
-    try:
-        with make_sessionmaker(engine)() as s, s.begin():
-            for action in s.scalars(
-                sa.select(models.Action).where(models.Action.game_id == game_id)
-            ):
-                action.created_at = action.created_at - timedelta(seconds=61)
-            row = s.get(models.Game, game_id)
-            assert row is not None
-            row.started_at = row.started_at - timedelta(seconds=61)
-            row.deadline = datetime.now(UTC) - timedelta(seconds=1)
-    finally:
-        engine.dispose()
 
 
 def next_state(ws: Any, seq: int) -> dict[str, Any]:
