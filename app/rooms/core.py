@@ -14,7 +14,7 @@ import secrets
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from anyio import CapacityLimiter, to_thread
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -334,28 +334,26 @@ class RoomsCore:
     def connection_count(self) -> int:
         return sum(len(r.connections) for r in self.rooms.values())
 
-    # What one part of the service asks of another (each part is a module of its own and
-    # reads alone): the parts' own definitions come first in `RoomService`'s order.
+    if TYPE_CHECKING:
+        # What one part of the service asks of another, for the reader and the type
+        # checker only (each part is a module of its own and reads alone): defined by
+        # the part named, found through `RoomService`'s order. Nothing here at run time,
+        # so that no placeholder can answer in a part's stead.
 
-    async def _deliver(self, message: HubMessage) -> None:  # app/rooms/fanout.py
-        raise NotImplementedError
+        async def _deliver(self, message: HubMessage) -> None: ...  # fanout.py
 
-    async def _broadcast_presence(self, code: str) -> None:  # app/rooms/fanout.py
-        raise NotImplementedError
+        async def _broadcast_presence(self, code: str) -> None: ...  # fanout.py
 
-    def _send_state(self, conn: Connection, live: LiveGame, with_history: bool = False) -> None:
-        raise NotImplementedError  # app/rooms/sessions.py
+        def _send_state(  # sessions.py
+            self, conn: Connection, live: LiveGame, with_history: bool = False
+        ) -> None: ...
 
-    async def _back(self, room: RoomLive, seat: int) -> None:  # app/rooms/sessions.py
-        raise NotImplementedError
+        async def _back(self, room: RoomLive, seat: int) -> None: ...  # sessions.py
 
-    async def _start(self, room: RoomLive, replaces: str | None = None) -> str:  # lobby.py
-        raise NotImplementedError
+        async def _start(self, room: RoomLive, replaces: str | None = None) -> str: ...  # lobby.py
 
-    async def settle_rematch(self, code: str) -> None:  # app/rooms/rematch.py
-        raise NotImplementedError
+        async def settle_rematch(self, code: str) -> None: ...  # rematch.py
 
-    async def set_computer(  # app/rooms/play.py
-        self, code: str, seat: int, level: str | None, reason: str | None
-    ) -> bool:
-        raise NotImplementedError
+        async def set_computer(  # play.py
+            self, code: str, seat: int, level: str | None, reason: str | None
+        ) -> bool: ...
