@@ -6,6 +6,7 @@ Debian's chromium driven by Playwright (never a downloaded browser).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,6 +37,8 @@ __all__ = [
     "push_and_move",
     "serve_app",
     "wait_for_js",
+    "wait_for_layout",
+    "wait_for_stable",
 ]
 HERE = Path(__file__).resolve().parent
 
@@ -59,7 +62,41 @@ def wait_for_js(page: Any, script: str, arg: Any = None, timeout: float = 5000) 
     while not page.evaluate(script, arg):
         if time.monotonic() > deadline:
             raise AssertionError(f"still false after {timeout:.0f} ms: {script}")
-        time.sleep(0.05)
+        time.sleep(0.05)  # the poll's interval, not a wait for anything
+
+
+STABLE = """async ([frames, timeout]) => {
+  const read = (%s);
+  const end = performance.now() + timeout;
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  let last = JSON.stringify(await read()), same = 0;
+  while (same < frames) {
+    await frame();
+    const now = JSON.stringify(await read());
+    if (now === last) same++;
+    else [last, same] = [now, 0];
+    if (performance.now() > end) throw new Error("still changing after " + timeout + " ms: " + now);
+  }
+  return JSON.parse(last);
+}"""
+
+
+def wait_for_stable(page: Any, script: str, frames: int = 3, timeout: float = 5000) -> Any:
+    """The value of `script` (a function of no argument, run in the page) once it has been
+    the same on `frames` animation frames in a row: a box or a width read while the page
+    still lays itself out (a late message, a font, a scroll) is a flake on a loaded machine,
+    and a fixed wait long enough for one is time lost on all the others. Polled in the page
+    through `page.evaluate`, as `wait_for_js` (the CSP refuses Playwright's own polling)."""
+    return page.evaluate(STABLE % script, [frames, timeout])
+
+
+def wait_for_layout(page: Any, *selectors: str, timeout: float = 5000) -> None:
+    """Wait until the page's scroll position and width, and the boxes of the first element
+    of each of `selectors`, stay put from one animation frame to the next."""
+    boxes = """() => [scrollX, scrollY, document.documentElement.scrollWidth,
+      ...%s.map((s) => { const e = document.querySelector(s);
+        const r = e && e.getBoundingClientRect(); return r && [r.x, r.y, r.width, r.height]; })]"""
+    wait_for_stable(page, boxes % json.dumps(list(selectors)), timeout=timeout)
 
 
 def join_room(page: Any, url: str, name: str, seat: int) -> None:

@@ -8,7 +8,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.e2e.conftest import http_json, play_out, seated_page, vs_computer, wait_for_js
+from tests.e2e.conftest import (
+    http_json,
+    play_out,
+    seated_page,
+    vs_computer,
+    wait_for_js,
+    wait_for_layout,
+)
 from tests.server.helpers import greedy_record
 
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
@@ -98,7 +105,7 @@ def test_team_on_a_phone_with_larger_text_does_not_scroll_sideways(
     page = seated_page(browser, server, made, locale="de-DE", **PHONE)
     page.add_style_tag(content="html{font-size:150% !important}")
     page.wait_for_selector("[data-testid=board][data-legal=ready]")
-    page.wait_for_timeout(300)
+    wait_for_layout(page, "[data-testid=team-portal]")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     box = page.locator("[data-testid=team-portal]").bounding_box()
     assert box["x"] + box["width"] <= 390
@@ -176,6 +183,17 @@ def place_any_card(page: Any) -> None:
 
 
 CARDS_READY = "[data-testid=board][data-legal=ready][data-my-turn=true]"
+SEQ = "[data-testid=turn-status]"
+
+
+def acted(page: Any, seq: str | None) -> None:
+    """Wait until the page has drawn a state after `seq` (the one its action was sent on):
+    until then CARDS_READY still holds of the turn just played."""
+    wait_for_js(
+        page,
+        "(seq) => document.querySelector('[data-testid=turn-status]').dataset.seq !== seq",
+        seq,
+    )
 
 
 def seek_card_fitting_nowhere(page: Any, choose: Any, turn: Any, turns: int = 30) -> int:
@@ -184,8 +202,9 @@ def seek_card_fitting_nowhere(page: Any, choose: Any, turn: Any, turns: int = 30
     for _turn in range(turns):
         page.wait_for_selector(CARDS_READY, timeout=15000)
         if page.get_attribute("[data-testid=turn-status]", "data-phase") == "take":
+            seq = page.get_attribute(SEQ, "data-seq")
             page.click("[data-testid=take-button]")
-            page.wait_for_timeout(200)
+            acted(page, seq)
             continue
         for i in range(2):
             if not page.locator(f"[data-testid=hand-{i}]").count():
@@ -199,8 +218,9 @@ def seek_card_fitting_nowhere(page: Any, choose: Any, turn: Any, turns: int = 30
                 if lit == 0 and dashed > 0:
                     return i
                 turn()
+        seq = page.get_attribute(SEQ, "data-seq")
         place_any_card(page)
-        page.wait_for_timeout(200)
+        acted(page, seq)
     raise AssertionError("no card that fits nowhere as turned came up")
 
 
@@ -285,6 +305,10 @@ def test_the_result_is_drawn_once(server: str, browser: Any) -> None:
         .observe(r, { childList: true, subtree: true, characterData: true }); }""")
     play_out(server, made["code"], {0: made["token"]})
     page.wait_for_selector("[data-testid=result-banner]:not([hidden])")
+    # the room's own news of the end (it shows the after-game panel) has been drawn too; then
+    # a while more, for a late message (presence, a re-sync) that would draw the result again:
+    # a check that something does not happen has no event to wait for
+    page.wait_for_selector("[data-testid=after-game]:not([hidden])")
     page.wait_for_timeout(1500)
     assert page.evaluate("window.__drawn") == 1
     # a language change says it again, in the new words

@@ -171,10 +171,13 @@ def test_the_last_move_glides_to_its_end_on_ones_own_turn(server: str, browser) 
     away.first.click()
     b.wait_for_selector("[data-testid=turn-status][data-seat='1'][data-phase=push]")
     b.wait_for_selector("[data-testid=board][data-legal=ready]")
-    b.wait_for_timeout(700)  # the glide takes 250 ms
-    states = b.evaluate("() => window.__animations.map((x) => x.playState)")
+    # each animation's end: run out (`finished`) or cut short (`cancelled`, then idle)
+    states = b.evaluate(
+        "() => Promise.allSettled(window.__animations.map((x) => x.finished))"
+        ".then(() => window.__animations.map((x) => x.playState))"
+    )
     assert states, "the move drew no animation"
-    assert "idle" not in states, states  # a cancelled animation is idle
+    assert set(states) == {"finished"}, states  # a cancelled animation is idle
 
 
 def test_a_join_before_the_first_welcome_keeps_the_seat(server: str, browser) -> None:

@@ -6,7 +6,14 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import http_json, join_room, play_out, seated_page
+from tests.e2e.conftest import (
+    http_json,
+    join_room,
+    play_out,
+    seated_page,
+    wait_for_layout,
+    wait_for_stable,
+)
 
 # Kept in the quick suite (`scripts/test`).
 pytestmark = pytest.mark.smoke
@@ -123,7 +130,8 @@ def test_the_zoom_tools_cover_no_square_on_a_phone(server: str, browser) -> None
         page.evaluate(remember, [room["code"], room["token"]])
         page.goto(server + room["url"])
         page.wait_for_selector("[data-testid=board][data-legal=ready] .place-cell")
-        page.wait_for_timeout(300)  # the board's last layout (the hand panel) settled
+        # the board's last layout (the hand panel) settled
+        wait_for_layout(page, "[data-testid=zoom-tools]", "[data-testid=board]")
         tools = page.locator("[data-testid=zoom-tools]").bounding_box()
         assert tools is not None
         squares = page.evaluate(
@@ -168,6 +176,5 @@ def test_a_finished_layout_fills_the_board(server: str, browser) -> None:
     assert page.evaluate(margin) > 200  # the free squares' ring, both sides
     play_out(server, made["code"], {0: made["token"]})
     page.wait_for_selector("[data-testid=result-banner]:not([hidden])")
-    page.wait_for_timeout(300)
-    assert page.evaluate(margin) < 100  # a 100-unit square: less than one in all
+    assert wait_for_stable(page, margin) < 100  # a 100-unit square: less than one in all
     page.context.close()

@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import http_json, join_room, push_and_move, seated_page, serve_app
+from tests.e2e.conftest import (
+    http_json,
+    join_room,
+    push_and_move,
+    seated_page,
+    serve_app,
+    wait_for_js,
+)
 
 SHOTS = Path(__file__).resolve().parents[2] / "data" / "screenshots"
 
@@ -152,7 +159,11 @@ def test_a_clock_ticks_and_a_timeout_is_played(server: str, browser: Any) -> Non
     a.wait_for_selector("[data-testid=clock]:not([hidden])")
     b.wait_for_selector("[data-testid=clock-left]")
     first = int(b.get_attribute("[data-testid=clock]", "data-left") or "0")
-    b.wait_for_timeout(2100)
+    wait_for_js(
+        b,
+        "(first) => Number(document.querySelector('[data-testid=clock]').dataset.left) < first",
+        first,
+    )
     second = int(b.get_attribute("[data-testid=clock]", "data-left") or "0")
     assert 0 < second < first <= 30, (first, second)
     # the timer is written one way, in the header and in the clock's bar alike

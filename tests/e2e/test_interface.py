@@ -401,7 +401,11 @@ def test_a_seat_moved_to_another_device_is_no_news_to_the_others(server: str, br
     c.wait_for_selector("[data-testid=seat-tools]:not([hidden])")
     b.wait_for_selector("[data-testid=seat-notice]:not([hidden])")
     a.wait_for_selector("[data-testid=player-1] [data-testid=conn-mark][data-connected=true]")
-    a.wait_for_timeout(3500)  # past the moment a drop must last to be news
+    # Past the moment a drop must last to be news (LEFT_AFTER_MS, 3 s in static/js/room.js):
+    # a check that nothing is said has no event to wait for. The page's timer for the drop
+    # was set when its news came, before the mark above; a timer of the page's own set now
+    # for as long (and a little) runs after it however slow the machine.
+    a.evaluate("() => new Promise((done) => setTimeout(done, 3000 + 100))")
     told = a.evaluate("() => window.__told")
     assert not [line for line in told if "Chloé" in line], told
     for ctx in (ctx_a, ctx_b, laptop):
@@ -686,12 +690,15 @@ def test_live_games_show_a_live_board(fresh_server: str, browser: Any, tmp_path:
     a.context.close()
     _b.context.close()
     lobby.select_option("[data-testid=lang-select]", "en")
-    for _ in range(20):
-        lobby.reload()
-        lobby.locator("[data-testid=live-game] .game-meta").first.wait_for()
-        if away.count():
-            break
-        lobby.wait_for_timeout(250)
+    # the server has seen both sockets close (the lobby's list is drawn from this answer)
+    wait_for_js(
+        lobby,
+        """async () => { const { games } = await (await fetch("/api/games?status=playing")).json();
+          return games.length > 0 && games.every((g) => g.at_table === 0); }""",
+        timeout=15000,
+    )
+    lobby.reload()
+    lobby.locator("[data-testid=live-game] .game-meta").first.wait_for()
     assert away.first.text_content() == " · the players are away"
     lobby.screenshot(path=str(tmp_path / "lobby-away.png"))
     # on a French phone its words wrap in the card (kept on one line, the page scrolled

@@ -70,6 +70,25 @@ def my_step(page: Any) -> None:
     page.wait_for_selector("[data-testid=board][data-my-turn=true][data-legal=ready]")
 
 
+def same_state(page: Any, other: Any) -> None:
+    """Wait until both pages have drawn the same state (the one that came last): one that
+    lags reads a turn already played."""
+    seq = "() => Number(document.querySelector('[data-testid=turn-status]').dataset.seq)"
+    wait_for_js(other, f"(n) => ({seq})() >= n", page.evaluate(seq), timeout=10000)
+    wait_for_js(page, f"(n) => ({seq})() >= n", other.evaluate(seq), timeout=10000)
+
+
+# Counts the keys that reached the page, after its own handlers (added before this one).
+COUNT_KEYS = """() => { window.__keys = 0;
+  document.addEventListener("keydown", () => window.__keys++); }"""
+
+
+def keys_handled(page: Any, count: int) -> None:
+    """Wait until the page has handled `count` keys since COUNT_KEYS: a key that must do
+    nothing is checked once it has been through the page's handlers."""
+    wait_for_js(page, "(n) => window.__keys >= n", count)
+
+
 def log_count(page: Any) -> int:
     return int(page.get_attribute("[data-testid=move-log]", "data-count") or 0)
 
@@ -150,12 +169,13 @@ def test_master_by_keyboard_alone(server: str, browser: Any) -> None:
     for _ in range(12):
         wait_for_js(page, MY_STEP_OR_NOT, timeout=10000)
         if page.get_attribute("[data-testid=board]", "data-my-turn") == "false":
+            same_state(page, other)
+            wait_for_js(other, MY_STEP_OR_NOT, timeout=10000)
             if other.get_attribute("[data-testid=turn-status]", "data-seat") == "1":
                 break
             if other.get_attribute("[data-testid=board]", "data-my-turn") == "true":
                 my_step(other)
                 play(other, "[data-testid=decisions] button")
-            page.wait_for_timeout(200)
             continue
         phase = page.get_attribute("[data-testid=turn-status]", "data-phase")
         if phase == "push":  # a double turn: a whole turn more
@@ -441,17 +461,19 @@ def test_single_key_shortcuts_can_be_turned_off(server: str, browser: Any) -> No
     help_words = page.text_content("[data-testid=keys-help]")
     assert "R turns" not in help_words and "Single-key shortcuts are off" in help_words
     page.locator("body").focus()
+    page.evaluate(COUNT_KEYS)
     for key in ("r", "R", "Shift+R"):
         page.keyboard.press(key)
-    page.wait_for_timeout(200)
+    keys_handled(page, 3)
     assert page.evaluate(ROTATION) == "1"
     page.click("[data-testid=rotate-cw]")
     assert page.evaluate(ROTATION) == "2"
     # the choice holds on this device: a reload, and in French
     page.reload()
     page.wait_for_selector("[data-testid=board][data-legal=ready][data-my-turn=true]")
+    page.evaluate(COUNT_KEYS)
     page.keyboard.press("r")
-    page.wait_for_timeout(200)
+    keys_handled(page, 1)
     assert page.evaluate(ROTATION) == "0"
     page.select_option("#lang-select", "fr")
     wait_for_js(
@@ -489,8 +511,9 @@ def test_the_card_game_s_keys_can_be_turned_off(server: str, browser: Any) -> No
     other = 1 - chosen
     assert page.get_attribute(f"[data-testid=hand-{chosen}]", "aria-pressed") == "true"
     page.locator("body").focus()
+    page.evaluate(COUNT_KEYS)
     page.keyboard.press(str(other + 1))
-    page.wait_for_timeout(200)
+    keys_handled(page, 1)
     assert page.get_attribute(f"[data-testid=hand-{chosen}]", "aria-pressed") == "true"
     assert page.get_attribute(f"[data-testid=hand-{other}]", "aria-pressed") == "false"
     page.click("[data-testid=letter-keys]")

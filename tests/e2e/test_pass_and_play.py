@@ -371,7 +371,9 @@ def test_play_again_keeps_every_local_seat(server: str, browser, tmp_path: Path)
             action = mover.legal()["actions"][0]
             mover.send({"type": "action", "id": "x", "seq": state["seq"], "action": action})
             state = peers[0].state_at(state["seq"] + 1)
-            time.sleep(0.1)  # pacing: each connection may send 20 messages a second
+            # pacing, kept: each connection may send 20 messages a second, and the turn's
+            # state (awaited above) is no sign that a connection's budget has come back
+            time.sleep(0.1)
     finally:
         for peer in peers.values():
             peer.close()

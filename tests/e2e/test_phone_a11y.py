@@ -20,11 +20,14 @@ from tests.e2e.conftest import (
     push_and_move,
     seated_page,
     vs_computer,
+    wait_for_layout,
 )
 from tests.server.helpers import greedy_record
 
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+# what a phone on its side shows beside the board, read once they have settled
+SIDE_PARTS = ("[data-testid=board]", "[data-testid=turn-status]", "[data-testid=target]")
 
 # a case -> (variant, options, the controls of the first step)
 FIRST_STEP = {
@@ -99,7 +102,7 @@ def outside_once_settled(page: Any, selectors: list[str], seconds: float = 5.0) 
         outside = [sel for sel in selectors if not inside_viewport(page, sel)]
         if not outside or time.monotonic() > deadline:
             return outside
-        page.wait_for_timeout(200)
+        page.wait_for_timeout(200)  # the poll's interval: the condition is the loop's
 
 
 def inside_viewport(page: Any, selector: str) -> bool:
@@ -123,7 +126,7 @@ def test_the_controls_of_the_step_fit_a_phone_screen(
     variant, options, controls = FIRST_STEP[case]
     (page, _), errors = started(server, browser, variant, options, PHONE)
     page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(300)
+    wait_for_layout(page, "[data-testid=board]", "[data-testid=rules-link]")
     page.screenshot(path=str(tmp_path / f"phone-{case}.png"))
     assert inside_viewport(page, "[data-testid=board]")
     # the header's one line keeps the link to the rules whole (it was cut to "Rul")
@@ -173,7 +176,7 @@ def test_a_phone_on_its_side_shows_the_whole_board_beside_the_turn(
     beside it, not under it."""
     (page, _), errors = started(server, browser, variant, options, screen)
     page.evaluate("document.getElementById('board-column').scrollIntoView({ block: 'start' })")
-    page.wait_for_timeout(300)
+    wait_for_layout(page, *SIDE_PARTS)
     page.screenshot(path=str(tmp_path / f"side-{variant}.png"))
     for part in ("board", "turn-status", "target"):
         assert inside_viewport(page, f"[data-testid={part}]"), part
@@ -215,11 +218,9 @@ def test_the_board_keeps_its_size_from_turn_to_turn(
     # read once both pages have laid out their last state (under a loaded machine the
     # other page's first frame can still be settling): a board that changes size with the
     # turn's line stays apart however long one waits
-    for _ in range(20):
-        sizes = [page.locator("[data-testid=board]").bounding_box() for page in (mover, other)]
-        if abs(sizes[0]["height"] - sizes[1]["height"]) <= 1:
-            break
-        mover.wait_for_timeout(250)
+    for page in (mover, other):
+        wait_for_layout(page, "[data-testid=board]", "[data-testid=turn-status]")
+    sizes = [page.locator("[data-testid=board]").bounding_box() for page in (mover, other)]
     assert abs(sizes[0]["height"] - sizes[1]["height"]) <= 1, sizes
     assert abs(sizes[0]["y"] - sizes[1]["y"]) <= 1, sizes
     for page in (mover, other):
@@ -263,7 +264,7 @@ def test_on_its_side_the_news_of_the_absence_comes_after_the_turn_s_lines(
     back.wait_for_selector("[data-testid=since-banner]:not([hidden])")
     back.wait_for_selector("[data-testid=turn-status][data-seat='0'][data-phase=push]")
     back.evaluate("document.getElementById('board-column').scrollIntoView({ block: 'start' })")
-    back.wait_for_timeout(300)
+    wait_for_layout(back, *SIDE_PARTS, "[data-testid=since-banner]")
     back.screenshot(path=str(tmp_path / "side-since.png"))
     for part in ("board", "turn-status", "target"):
         assert inside_viewport(back, f"[data-testid={part}]"), part
@@ -293,7 +294,7 @@ def test_on_its_side_a_finished_game_shows_its_result_above_the_whole_board(
     page.wait_for_selector("[data-testid=result-banner]:not([hidden])")
     page.wait_for_selector("[data-testid=after-game]:not([hidden])")
     page.evaluate("document.getElementById('board-column').scrollIntoView({ block: 'start' })")
-    page.wait_for_timeout(300)
+    wait_for_layout(page, "[data-testid=result-banner]", "[data-testid=board]", "#board-column")
     page.screenshot(path=str(tmp_path / "side-finished.png"))
     result = page.locator("[data-testid=result-banner]").bounding_box()
     board = page.locator("[data-testid=board]").bounding_box()
@@ -303,7 +304,7 @@ def test_on_its_side_a_finished_game_shows_its_result_above_the_whole_board(
     assert result["width"] >= 0.9 * column["width"], (result, column)
     assert board["height"] <= ON_ITS_SIDE["viewport"]["height"], board
     page.locator("[data-testid=board]").scroll_into_view_if_needed()
-    page.wait_for_timeout(200)
+    wait_for_layout(page, "[data-testid=board]")
     assert inside_viewport(page, "[data-testid=board]")
     assert page.evaluate("document.documentElement.scrollWidth") <= ON_ITS_SIDE["viewport"]["width"]
     assert errors == []
@@ -319,7 +320,7 @@ def test_on_an_upright_tablet_the_board_follows_the_turn_s_lines(
     room (kept so that news does not move the board) is between them."""
     tablet = {"viewport": {"width": 768, "height": 1024}, "is_mobile": True, "has_touch": True}
     (page, _), errors = started(server, browser, variant, {}, tablet)
-    page.wait_for_timeout(300)
+    wait_for_layout(page, "[data-testid=target]", ".board-column .news-line", "[data-testid=board]")
     page.screenshot(path=str(tmp_path / f"tablet-{variant}.png"))
     target = page.locator("[data-testid=target]").bounding_box()
     news = page.locator(".board-column .news-line").bounding_box()
@@ -344,12 +345,12 @@ def test_a_replay_on_a_phone_on_its_side_keeps_the_whole_board_in_sight(
     page.goto(f"{server}/replay/{game_id}?at=10")
     page.wait_for_selector('#replay-page[data-state="ready"]')
     page.evaluate("document.querySelector('.replay-board').scrollIntoView({ block: 'start' })")
-    page.wait_for_timeout(200)
+    wait_for_layout(page, "[data-testid=board]")
     board = page.locator("[data-testid=board]").bounding_box()
     assert board is not None and board["height"] >= 0.85 * ON_ITS_SIDE["viewport"]["height"]
     assert inside_viewport(page, "[data-testid=board]")
     page.evaluate("window.scrollBy(0, 300)")
-    page.wait_for_timeout(200)
+    wait_for_layout(page, "[data-testid=board]", "[data-testid=turn-status]")
     page.screenshot(path=str(tmp_path / "side-replay.png"))
     assert inside_viewport(page, "[data-testid=board]")
     turn = page.locator("[data-testid=turn-status]").bounding_box()
@@ -594,7 +595,7 @@ def test_what_a_screen_reader_and_a_finger_get_of_the_room_s_frame(server: str, 
     link = page.locator("[data-testid=rules-link]").bounding_box()
     assert link is not None and link["height"] >= 24, link
     page.add_style_tag(content="html { font-size: 150% }")
-    page.wait_for_timeout(200)
+    wait_for_layout(page, ".rules-menu summary", ".lang-picker")
     menu = page.locator(".rules-menu summary").bounding_box()
     picker = page.locator(".lang-picker").bounding_box()
     assert menu is not None and picker is not None

@@ -24,6 +24,13 @@ def board_html(page: Any) -> str:
     return page.inner_html("#replay-board")
 
 
+# Two ticks of an interval timer of `ms` (setInterval, as the replay's playing).
+TWO_TICKS = """(ms) => new Promise((done) => {
+  let ticks = 0;
+  const timer = setInterval(() => { if (++ticks === 2) { clearInterval(timer); done(); } }, ms);
+})"""
+
+
 def at(page: Any) -> int:
     return int(page.get_attribute("#replay-page", "data-at"))
 
@@ -92,7 +99,10 @@ def test_keyboard_steps_through_a_replay(server: str, browser: Any) -> None:
     wait_for_js(page, "Number(document.getElementById('replay-page').dataset.at) >= 3")
     page.keyboard.press("Space")
     paused = at(page)
-    page.wait_for_timeout(350)
+    # A check that nothing happens has no event to wait for: two ticks of a timer of the
+    # page's own, at the speed's interval and set after the pause, outlast a step the
+    # playing timer (set before it) would still take, however slow the machine.
+    page.evaluate(TWO_TICKS, 100)
     assert at(page) == paused and page.get_attribute("#replay-page", "data-playing") == "false"
 
     # a click on a move, and the scrub bar
@@ -502,9 +512,11 @@ def test_on_a_phone_the_step_buttons_stay_under_the_thumb(server: str, browser: 
     assert button is not None and button["y"] + button["height"] <= 844, button
     x, y = button["x"] + button["width"] / 2, button["y"] + button["height"] / 2
     steps = []
-    for _ in range(10):
+    for step in range(1, 11):
         page.touchscreen.tap(x, y)
-        page.wait_for_timeout(150)
+        wait_for_js(
+            page, "(n) => Number(document.getElementById('replay-page').dataset.at) >= n", step
+        )
         steps.append(at(page))
     assert steps == list(range(1, 11)), steps
     # the page ends above the bar: its last card is not under it

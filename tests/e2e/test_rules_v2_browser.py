@@ -21,7 +21,7 @@ import pytest
 
 from app.rules import Game
 from app.rules.cards import ENGINE, Place
-from tests.e2e.conftest import http_json, join_room, wait_for_js
+from tests.e2e.conftest import http_json, join_room, wait_for_js, wait_for_layout
 from tests.rules.cards_helpers import lay, nothing_to_take, set_hand
 from tests.rules.helpers import arm_event
 
@@ -186,7 +186,7 @@ def test_classic_phone_the_spare_stays_under_the_board_through_an_extra_push(
     # the keyboard's Tab and a screen reader follow the document: the same order
     assert page.evaluate(CONTROLS_FIRST) is True
     page.evaluate("() => window.scrollTo(0, 0)")
-    page.wait_for_timeout(100)
+    wait_for_layout(page, "[data-testid=board]", "[data-testid=rotate-cw]")
     # the whole board and the spare's turn buttons in one screen
     view = page.viewport_size
     assert view is not None

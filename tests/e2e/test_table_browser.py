@@ -325,8 +325,9 @@ def test_a_waiting_room_says_who_is_not_here(server: str, browser) -> None:
         f"localStorage.setItem('labyrinth:token:{made['code']}', '{bob['token']}')"
     )
     bob_ctx.new_page().goto(server + made["url"])
+    # the room message that shows him here is the one that would say it (static/js/room.js
+    # `setRoom` draws the seats and tells the news in one go): read at once
     page.wait_for_selector("[data-testid=seat-1][data-connected='1']")
-    page.wait_for_timeout(300)
     # (the news line is the game's: said here, it would stand over the board once started)
     assert page.text_content("[data-testid=news]") == ""
     bob_ctx.close()
@@ -403,7 +404,12 @@ def test_play_again_says_who_it_waits_for_and_whom_it_left_out(quick_rematch: st
     bob_page.evaluate(
         "() => { window.__button = document.querySelector('[data-testid=play-again]') }"
     )
-    bob_page.wait_for_timeout(1500)
+    # two of the countdown's redraws (one a second: its seconds change); a redraw that
+    # replaced the button would have done so by then
+    status = "() => document.querySelector('[data-testid=rematch-status]').textContent"
+    for _ in range(2):
+        shown = bob_page.evaluate(status)
+        wait_for_js(bob_page, f"(shown) => ({status})() !== shown", shown)
     assert bob_page.evaluate(
         "() => window.__button.isConnected"
         " && window.__button === document.querySelector('[data-testid=play-again]')"
@@ -618,13 +624,16 @@ def test_the_host_s_panel_keeps_a_keyboard_player_s_focus(server: str, browser) 
     context = page.context
     page.wait_for_selector("[data-testid=room-opt-mode]")
     before = http_json("GET", f"{server}/api/rooms/{code}")["options"].get("mode")
+    shown = page.text_content("[data-testid=room-options]")
     page.focus("[data-testid=room-opt-mode]")
     page.keyboard.press("ArrowDown")
-    for _ in range(50):
-        if http_json("GET", f"{server}/api/rooms/{code}")["options"].get("mode") != before:
-            break
-        page.wait_for_timeout(100)
-    page.wait_for_timeout(500)  # the room's news drew the panel again
+    # the room's news of the change has drawn the panel again
+    wait_for_js(
+        page,
+        "(shown) => document.querySelector('[data-testid=room-options]').textContent !== shown",
+        shown,
+    )
+    assert http_json("GET", f"{server}/api/rooms/{code}")["options"].get("mode") != before
     focused = "() => document.activeElement && document.activeElement.getAttribute('data-testid')"
     assert page.evaluate(focused) == "room-opt-mode"
     page.focus("[data-testid=remove-seat-1]")
