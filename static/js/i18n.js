@@ -1385,7 +1385,7 @@ const de = {
   "team.card.push": "Daedalus schiebt ein Plättchen verdeckt in {slot} ein",
   "team.card.flip": "Daedalus dreht {a} und {b} auf die Rückseite",
   "team.card.teleport": "Daedalus schickt die Figuren {a} und {b} zum Startfeld von {to} ({cell})",
-  "team.effect.push": "Das herausgeschobene Plättchen ist nun offen das freie Plättchen.",
+  "team.effect.push": "Das herausgeschobene Plättchen wird offen zum neuen freien Plättchen.",
   "team.effect.flip": "Umgedreht: {cells}",
   "team.effect.teleport": "Versetzt: {names}",
   "team.effect.teleport_none": "Keine dieser Figuren ist im Spiel: niemand wird versetzt.",

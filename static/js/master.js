@@ -397,7 +397,8 @@ export class MasterUI extends ClassicUI {
     const body = h("tbody");
     for (const p of v.players) {
       body.append(h("tr", { class: v.result.winners.includes(p.seat) ? "winner" : "" },
-        h("td", {}, colorDot(p.color), " ", shownName(p.name)),
+        // the dot kept with the name's first word (a no-break space), not on a line alone
+        h("td", {}, colorDot(p.color), "\u00a0", shownName(p.name)),
         h("td", {}, `${p.treasures.reduce((a, b) => a + b, 0)} (${p.treasures.length})`),
         h("td", {}, `${p.coins} × 5`), h("td", {}, p.dragon ? "15" : "—"), h("td", {}, h("strong", {}, String(p.score)))));
     }

@@ -1159,8 +1159,11 @@ function renderLog() {
       h("span", { class: "log-seq" }, `${entry.seq}.`),
       seat === null || seat === undefined ? null : colorDot(app.colors.get(seat) || roomColor(app.room, seat)),
       h("span", { class: "log-text" }, h("span", { class: "log-name" }, name), " ", h("span", { class: "log-words", "data-testid": "log-words" }, words)),
-      h("code", { class: "log-notation", title: t("legend.notation"), hidden: !notationPlaces(entry.notation) }, entry.notation || ""),
-      byBadge(entry.by)));
+      // the notation and its "time ran out" badge go under the words together, right
+      // aligned: apart, a badge that no longer fit went alone under the move's number
+      h("span", { class: "log-tags" },
+        h("code", { class: "log-notation", title: t("legend.notation"), hidden: !notationPlaces(entry.notation) }, entry.notation || ""),
+        byBadge(entry.by))));
   }
   els.logEmpty.hidden = app.log.length > 0;
   list.dataset.count = String(app.log.length);

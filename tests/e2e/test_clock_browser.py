@@ -183,6 +183,30 @@ def test_a_clock_ticks_and_a_timeout_is_played(server: str, browser: Any) -> Non
     )
     assert int(b.get_attribute("[data-testid=clock]", "data-left") or "0") > 20
     shot(b, "timeout-phone")
+    # On a narrow phone, in German ("Zeit abgelaufen"), a timed-out move's badge stays
+    # beside its notation, both under the words if they must: alone, it went under the
+    # move's number, out of the column of the words
+    narrow = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True, locale="de-DE"
+    )
+    c = narrow.new_page()
+    c.goto(url)
+    c.wait_for_selector("[data-testid=log-cause][data-cause=timeout]")
+    boxes = c.eval_on_selector_all(
+        "[data-testid=log-entry]:has([data-testid=log-cause])",
+        """(es) => es.map((e) => {
+          const box = (s) => { const r = e.querySelector(s).getBoundingClientRect();
+            return { left: r.left, top: r.top, width: r.width }; };
+          return { text: box(".log-text"), notation: box(".log-notation"),
+                   cause: box("[data-testid=log-cause]") };
+        })""",
+    )
+    assert boxes, boxes
+    for box in boxes:
+        assert box["cause"]["left"] >= box["text"]["left"], box
+        if box["notation"]["width"]:
+            assert abs(box["cause"]["top"] - box["notation"]["top"]) < 4, box
+    narrow.close()
     assert errors == []
 
 

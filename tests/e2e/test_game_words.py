@@ -134,3 +134,21 @@ def test_a_french_card_game_turns_cards_not_tiles(server: str, browser: Any) -> 
     assert any("carte tournée" in title for title in titles), titles[:10]
     assert not any("plaque" in title for title in titles), [t for t in titles if "plaque" in t]
     context.close()
+
+
+def test_daedalus_push_card_says_in_german_what_became_of_the_tile(
+    server: str, browser: Any
+) -> None:
+    """The Book of Daedalus panel, after Daedalus pushes a tile in: the German line read
+    "ist nun offen das freie Plättchen" (no verb for "offen das"), not a sentence."""
+    page = browser.new_page(**GERMAN)
+    page.goto(server + "/")
+    said = page.evaluate(
+        """async () => {
+          const { setLanguage, t } = await import("/static/js/i18n.js");
+          setLanguage("de");
+          return t("team.effect.push");
+        }"""
+    )
+    assert said == "Das herausgeschobene Plättchen wird offen zum neuen freien Plättchen.", said
+    page.close()

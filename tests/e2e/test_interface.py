@@ -853,3 +853,18 @@ def test_a_laptop_screen_holds_the_whole_board(server: str, browser: Any) -> Non
     assert errors == []
     a.context.close()
     b.context.close()
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_masters_next_treasure_is_a_round_chip(server: str, browser: Any, size: dict) -> None:
+    """Master's "Next treasure" shows the token's value in a round chip, as the board and
+    the players' rows do: the target box's rule for a long treasure name (`min-width: 0`
+    on its `strong`) had squeezed the chip into a tall, narrow oval."""
+    from tests.e2e.conftest import seated_page, vs_computer
+
+    page = seated_page(browser, server, vs_computer(server, "master"), **size)
+    page.wait_for_selector(".target-box .token-chip")
+    box = page.locator(".target-box .token-chip").bounding_box()
+    assert box and box["width"] >= box["height"] - 0.5, box
+    assert page.errors == []
+    page.context.close()

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import check_every_frame, http_json, wait_for_js
+from tests.e2e.conftest import check_every_frame, http_json, wait_for_js, wait_for_stable
 from tests.server.helpers import greedy_record
 
 # Kept in the quick suite (`scripts/test`).
@@ -333,10 +333,12 @@ def test_a_refused_record_is_explained_in_the_page_language(server: str, browser
     assert errors == []
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
 def test_the_final_scores_fit_a_phone(server: str, browser: Any, lang: str) -> None:
     """Master's score table at the end (its last column, the points, decides the game)
-    stays within a phone's width, and the page does not scroll sideways."""
+    stays within a phone's width, and the page does not scroll sideways; nor is the table
+    wider than the banner's box, which would cut its last column at the banner's edge
+    ("Punkt" for "Punkte", "Point" for "Points") behind a sideways scroll nobody sees."""
     from tests.server.test_games_turns import bot_record
 
     record = bot_record("master", "e2e-scores")
@@ -349,16 +351,20 @@ def test_the_final_scores_fit_a_phone(server: str, browser: Any, lang: str) -> N
     page.goto(f"{server}/replay/{game_id}")
     page.wait_for_selector('#replay-page[data-state="ready"]')
     page.keyboard.press("End")
+    wait_for_js(page, "() => !!document.querySelector('[data-testid=score-table]')")
     # measured in one evaluation, once it is laid out: the result banner is drawn again as
     # the last frame settles, so a table found visible could be gone when measured next
-    edges = page.wait_for_function(
+    edges = wait_for_stable(
+        page,
         """() => {
           const table = document.querySelector("[data-testid=score-table]");
           const r = table ? table.getBoundingClientRect() : null;
-          return r && r.width > 0 ? [r.left, r.right] : null;
-        }"""
-    ).json_value()
-    assert edges[0] >= 0 and edges[1] <= 390, edges
+          const box = table && table.parentElement.getBoundingClientRect();
+          return r && r.width > 0 ? [r.left, r.right, box.left, box.right] : null;
+        }""",
+    )
+    assert edges and edges[0] >= 0 and edges[1] <= 390, edges
+    assert edges[0] >= edges[2] and edges[1] <= edges[3] + 0.5, edges
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     ctx.close()
 
