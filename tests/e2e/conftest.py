@@ -34,6 +34,7 @@ __all__ = [
     "free_port",
     "http_json",
     "join_room",
+    "may_place",
     "push_and_move",
     "serve_app",
     "wait_for_js",
@@ -107,6 +108,21 @@ def join_room(page: Any, url: str, name: str, seat: int) -> None:
     page.fill("[data-testid=join-name]", name)
     page.click("[data-testid=join-button]")
     page.wait_for_selector(f"[data-testid=seat-{seat}].mine[data-connected='1']")
+
+
+# Lit squares (some card may be placed) or discard buttons (none may): one or the other
+# once the mover's page has its legal actions.
+PLACE_OR_DISCARD = "[data-testid=board][data-legal=ready] .place-cell, [data-testid^=discard-]"
+
+
+def may_place(page: Any) -> bool:
+    """Whether the mover's first turn, on `page`, may place a card. About one deal in
+    5,000 (10,000 with three players) gives the first player two cards that fit nowhere on
+    the start square, whatever their rotation: a discard is all the turn offers, and a
+    test of placing needs another deal (a room's seed is its own: a browser test's server
+    cannot be given one)."""
+    page.wait_for_selector(PLACE_OR_DISCARD)
+    return page.locator("[data-testid^=discard-]").count() == 0
 
 
 def push_and_move(page: Any, cell: str = "last") -> None:
