@@ -779,3 +779,46 @@ def test_the_winner_is_told_you_won_and_the_others_the_winners_name(server: str,
         "Vous avez gagné\u00a0! — de retour au départ avec tous vos objectifs."
     )
     assert page.errors == []
+
+
+# The board's top in the document (an event's question may scroll the page to itself).
+BOARD_TOP = (
+    "() => document.querySelector('[data-testid=board]').getBoundingClientRect().top + scrollY"
+)
+
+
+@pytest.mark.parametrize(
+    ("locale", "event"),
+    [("fr-FR", "extra_push"), ("fr-FR", "swap"), ("de-DE", "peek"), ("en-GB", "wall")],
+)
+def test_classic_phone_an_event_s_chip_does_not_move_the_board(
+    server: str, browser, locale: str, event: str
+) -> None:
+    """A push that turns up an event puts its chip ("Poussée supplémentaire") in the turn's
+    line, just as the player goes to tap a square: beside the French and German move
+    lines, which fill the three rows a phone keeps for the line, it took a fourth row of
+    its own and moved the board 18-36 px down under the finger. It follows the line's
+    last words now, in the rows kept."""
+    page = bench(browser, server, "classic", "phone", locale)
+    game = Game.new("classic", ["Ann", "Bob"], "e2e-chip", {"events": True, **V2})
+    arm_event(game, event, "Nb")
+    feed(page, game, 0)
+    page.wait_for_selector("[data-testid=turn-status][data-phase=push]")
+    wait_for_layout(page, "[data-testid=board]", "[data-testid=turn-status]")
+    before = page.evaluate(BOARD_TOP)
+    game.apply(0, {"type": "push", "side": "N", "index": 1, "rotation": 0})
+    assert game.view(0)["turn"]["event"]["name"] == event
+    feed(page, game, 0)
+    page.wait_for_selector("[data-testid=turn-status][data-phase=move] [data-testid=event-chip]")
+    wait_for_layout(page, "[data-testid=board]", "[data-testid=turn-status]")
+    after = page.evaluate(BOARD_TOP)
+    shot(page, f"classic-event-chip-{locale}-{event}")
+    assert abs(before - after) <= 1, (before, after)
+    # the chip is within the line's box, and all of it shows
+    chip = page.locator("[data-testid=event-chip]").bounding_box()
+    line = page.locator("[data-testid=turn-status]").bounding_box()
+    assert chip is not None and line is not None
+    assert line["y"] <= chip["y"] and chip["y"] + chip["height"] <= line["y"] + line["height"]
+    assert line["x"] <= chip["x"] and chip["x"] + chip["width"] <= line["x"] + line["width"]
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
