@@ -822,3 +822,22 @@ def test_classic_phone_an_event_s_chip_does_not_move_the_board(
     assert line["x"] <= chip["x"] and chip["x"] + chip["width"] <= line["x"] + line["width"]
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_team_phone_the_moves_chip_stays_at_the_line_s_end(server: str, browser) -> None:
+    """The Team Edition's turn line is one short row ("Your turn", then "Moves 0/1" in a
+    chip at the row's end): the classic games' chip that follows the words (above) is not
+    for it, whose chip carries no icon."""
+    page = bench(browser, server, "team", "phone", "fr-FR")
+    game = Game.new("team", ["Ann", "Bob"], "e2e-team-chip", {"mode": "standard", **V2})
+    game.apply(0, {"type": "daedalus"})  # the first card turned: Ann's turn to play
+    assert game.view(0)["turn"]["phase"] == "play"
+    feed(page, game, 0)
+    page.wait_for_selector("[data-testid=turn-status] .event-chip")
+    wait_for_layout(page, "[data-testid=turn-status]")
+    line = page.locator("[data-testid=turn-status]").bounding_box()
+    chip = page.locator("[data-testid=turn-status] .event-chip").first.bounding_box()
+    assert line is not None and chip is not None
+    assert line["x"] + line["width"] - (chip["x"] + chip["width"]) < 20, (line, chip)
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
