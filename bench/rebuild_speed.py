@@ -15,7 +15,6 @@ import asyncio
 import random
 import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 from anyio import to_thread
@@ -37,21 +36,7 @@ def long_game(at_least: int) -> tuple[GameRecord, list[ActionRecord]]:
             assert seat is not None
             game.apply(seat, rng.choice(game.legal_actions(seat)))
         if game.seq >= at_least:
-            record = GameRecord(
-                id="bench",
-                room_code=None,
-                variant="classic",
-                options=game.options,
-                players=["Ann", "Bob"],
-                seed=seed,
-                seed_hash="",
-                status="live",
-                seq=0,
-                result=None,
-                started_at=datetime.now(UTC),
-                finished_at=None,
-                imported=False,
-            )
+            record = GameRecord.live("bench", "classic", game.options, seed, "", ["Ann", "Bob"])
             actions = [ActionRecord(s, seat, a) for s, seat, a in game.actions]
             return record, actions
     raise SystemExit(f"no random game of {at_least} actions in 200 seeds")

@@ -22,7 +22,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -36,21 +35,7 @@ from app.store.repository import GameRecord, Repository
 
 def new_game(code: str) -> GameRecord:
     seed = new_seed()
-    return GameRecord(
-        id=new_game_id(),
-        room_code=code,
-        variant="classic",
-        options={},
-        players=[],
-        seed=seed,
-        seed_hash=seed_hash(seed),
-        status="live",
-        seq=0,
-        result=None,
-        started_at=datetime.now(UTC),
-        finished_at=None,
-        imported=False,
-    )
+    return GameRecord.live(new_game_id(), "classic", {}, seed, seed_hash(seed), room_code=code)
 
 
 def per_call_us(codes: list[str], call: Callable[[str], object]) -> float:

@@ -388,20 +388,14 @@ class Lobby(RoomsCore):
             if room.record.game_id != replaces:
                 raise RoomError("already_started", "the game has already started", 409)
             seed = new_seed()
-            proposed = GameRecord(
-                id=new_game_id(),
+            # no players yet: the seats taken are read when the room is claimed, in that transaction
+            proposed = GameRecord.live(
+                new_game_id(),
+                room.record.variant,
+                room.record.options,
+                seed,
+                seed_hash(seed),
                 room_code=code,
-                variant=room.record.variant,
-                options=room.record.options,
-                players=[],  # the seats taken when the room is claimed, read in that transaction
-                seed=seed,
-                seed_hash=seed_hash(seed),
-                status="live",
-                seq=0,
-                result=None,
-                started_at=datetime.now(UTC),
-                finished_at=None,
-                imported=False,
                 clock=room.record.clock,
             )
             # Every seat's first turn has the clock's whole budget (turn limit or bank).

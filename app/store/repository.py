@@ -109,6 +109,43 @@ class GameRecord:
     left: list[int] | None = None
     active_at: datetime | None = None
 
+    @classmethod
+    def live(
+        cls,
+        id: str,
+        variant: str,
+        options: dict[str, Any],
+        seed: str,
+        seed_hash: str,
+        players: list[str] | None = None,
+        room_code: str | None = None,
+        clock: dict[str, Any] | None = None,
+    ) -> GameRecord:
+        """A game about to start: seq 0, live, begun now. (A room's game takes its
+        players when the room is claimed, in that transaction: `players` is empty then.)"""
+        return cls(
+            id, room_code, variant, options, players or [], seed, seed_hash, "live", 0, None,
+            datetime.now(UTC), None, False, clock,
+        )  # fmt: skip
+
+    @classmethod
+    def imported_game(
+        cls,
+        id: str,
+        record: dict[str, Any],
+        seed_hash: str,
+        seq: int,
+        result: dict[str, Any] | None,
+        status: str = "finished",
+    ) -> GameRecord:
+        """The row an import of `record` (variant, options, players, seed) stores: begun
+        and ended at the import, in no room."""
+        now = datetime.now(UTC)
+        return cls(
+            id, None, record["variant"], record["options"], record["players"], record["seed"],
+            seed_hash, status, seq, result, now, now, True,
+        )  # fmt: skip
+
 
 @dataclass(frozen=True, slots=True)
 class ActionRecord:

@@ -220,21 +220,8 @@ async def _read_record(request: Request) -> bytes:
 def _store_import(repo: Repository, game: dict[str, Any]) -> tuple[GameRecord, bool]:
     """The imported game stored, or the same game already here (and True): a record
     uploaded again is one game, not one more line of "Recently finished" per upload."""
-    now = datetime.now(UTC)
-    stored = GameRecord(
-        id=new_game_id(),
-        room_code=None,
-        variant=game["variant"],
-        options=game["options"],
-        players=game["players"],
-        seed=game["seed"],
-        seed_hash=seed_hash(game["seed"]),
-        status="finished",
-        seq=game["seq"],
-        result=game["result"],
-        started_at=now,
-        finished_at=now,
-        imported=True,
+    stored = GameRecord.imported_game(
+        new_game_id(), game, seed_hash(game["seed"]), game["seq"], game["result"]
     )
     actions = [ActionRecord(seq, seat, action) for seq, seat, action in game["actions"]]
     existing = repo.same_finished_game(stored, actions)

@@ -22,21 +22,8 @@ from app.store.repository import GameRecord
 
 def imported_row(record: dict[str, Any], game_id: str, status: str = "finished") -> GameRecord:
     """The games row an import of `record` would store (no result: nothing reads it here)."""
-    now = datetime.now(UTC)
-    return GameRecord(
-        id=game_id,
-        room_code=None,
-        variant=record["variant"],
-        options=record["options"],
-        players=record["players"],
-        seed=record["seed"],
-        seed_hash=seed_hash(record["seed"]),
-        status=status,
-        seq=len(record["actions"]),
-        result=None,
-        started_at=now,
-        finished_at=now,
-        imported=True,
+    return GameRecord.imported_game(
+        game_id, record, seed_hash(record["seed"]), len(record["actions"]), None, status
     )
 
 

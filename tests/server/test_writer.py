@@ -27,21 +27,7 @@ def repository(url: str) -> Repository:
 
 def new_game(repo: Repository) -> str:
     seed = new_seed()
-    game = GameRecord(
-        id=new_game_id(),
-        room_code=None,
-        variant="classic",
-        options={},
-        players=["a", "b"],
-        seed=seed,
-        seed_hash=seed_hash(seed),
-        status="live",
-        seq=0,
-        result=None,
-        started_at=datetime.now(UTC),
-        finished_at=None,
-        imported=False,
-    )
+    game = GameRecord.live(new_game_id(), "classic", {}, seed, seed_hash(seed), ["a", "b"])
     assert repo.create_game(game)
     return game.id
 
