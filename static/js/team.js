@@ -19,6 +19,10 @@ const C = 100;
 const M = (BOARD_SIZE - 7 * C) / 2;
 const CELL = (r, c) => "abcdefg"[c] + (r + 1);
 
+/** The spells that are actions of their own (the others ride on a move): what a turn
+ * may still do once its move is spent (app/rules/team.py's BOARD_SPELLS). */
+const BOARD_SPELLS = ["push", "rotate", "switch"];
+
 /** A face-down tile as the board drawer understands it: a closed tile. */
 const BACK = { open: "", treasure: null, fixed: false };
 
@@ -358,13 +362,31 @@ export class TeamUI extends ClassicUI {
       el.append(this.isMyTurn()
         ? h("strong", {}, t(shared ? "team.turn.orient_named" : "team.turn.orient", { cell, name: shownName(p.name) }))
         : h("span", {}, t("team.turn.other_orient", { name: shownName(p.name), cell })));
+    } else if (this.isMyTurn()) {
+      const hint = this.turnHint();
+      el.append(h("strong", {}, t(shared ? "team.turn.yours_named" : "team.turn.yours", { name: shownName(p.name) }),
+        hint ? h("span", { class: "turn-hint", "data-testid": "turn-hint" }, t(hint)) : null));
     } else {
-      el.append(this.isMyTurn()
-        ? h("strong", {}, t(shared ? "team.turn.yours_named" : "team.turn.yours", { name: shownName(p.name) }))
-        : h("span", {}, t("team.turn.other", { name: shownName(p.name) })));
+      el.append(h("span", {}, t("team.turn.other", { name: shownName(p.name) })));
     }
     el.append(h("span", { class: "event-chip" }, t("team.moves", { n: v.turn.moves, m: v.turn.moves_allowed })));
     if (v.turn.collected) el.append(h("span", { class: "event-chip" }, t("team.bonus")));
+  }
+
+  /**
+   * What is left of the player's turn, in words after "Your turn": "Your turn" alone left
+   * a first game's player looking for what to do (a push? a move first?). Spells and the
+   * move come in any order; once both are spent the turn ends by itself. Null then.
+   * (A phone's line keeps one row and hides it: its End turn needs the room.)
+   */
+  turnHint() {
+    const turn = this.view.turn;
+    const mover = this.view.players.find((x) => x.seat === turn.seat);
+    const spells = !!mover && mover.spells.some((s) => BOARD_SPELLS.includes(s) && !turn.used.includes(s));
+    const moves = turn.moves < turn.moves_allowed;
+    if (spells && moves) return "team.turn.hint_both";
+    if (moves) return "team.turn.hint_move";
+    return spells ? "team.turn.hint_spells" : null;
   }
 
   /** The target box: the viewer's treasure board, portal progress and pages left. */

@@ -841,3 +841,84 @@ def test_team_phone_the_moves_chip_stays_at_the_line_s_end(server: str, browser)
     assert line["x"] + line["width"] - (chip["x"] + chip["width"]) < 20, (line, chip)
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()
+
+
+# What is left of a Team Edition turn, said after "Your turn": spells and the move, the
+# move alone (no spell left), the spells alone (the move spent).
+TEAM_HINTS = {
+    "en-US": (
+        "Your turn: cast your spells and move, in any order",
+        "Your turn: move your pawn, or End turn",
+        "Your turn: cast a spell you have left, or End turn",
+    ),
+    "fr-FR": (
+        "À vous\u00a0: vos sorts et votre déplacement, dans l’ordre voulu",
+        "À vous\u00a0: déplacez votre pion, ou Fin du tour",
+        "À vous\u00a0: lancez un sort qui vous reste, ou Fin du tour",
+    ),
+    "de-DE": (
+        "Du bist dran: zaubere und ziehe, in beliebiger Reihenfolge",
+        "Du bist dran: ziehe deine Figur oder „Zug beenden“",
+        "Du bist dran: wirke einen übrigen Zauberspruch oder „Zug beenden“",
+    ),
+}
+HIDE_HINT = "() => { document.querySelector('[data-testid=turn-hint]').style.display = 'none'; }"
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR", "de-DE"])
+def test_team_your_turn_says_what_is_left_of_it(server: str, browser, locale: str) -> None:
+    """ "Your turn" alone left a first game's player looking for what to do: the line says
+    what is left of the turn (spells and the move in any order; the move; a spell or End
+    turn), in the rows kept for it, so that the board does not move for it."""
+    both, move, spells = TEAM_HINTS[locale]
+    page = bench(browser, server, "team", "desktop", locale)
+    game = Game.new("team", ["Ann", "Bob"], "e2e-team-hint", {"mode": "standard", **V2})
+    game.apply(0, {"type": "daedalus"})  # the first card turned: Ann's turn to play
+    assert game.view(0)["turn"]["used"] == [] and game.view(0)["players"][0]["spells"]
+    feed(page, game, 0)
+    line = page.locator("[data-testid=turn-status] strong")
+    page.wait_for_selector("[data-testid=turn-hint]")
+    assert line.inner_text() == both
+    wait_for_layout(page, "[data-testid=board]", "[data-testid=turn-status]")
+    shot(page, f"team-turn-hint-{locale}")
+    with_hint = page.evaluate(BOARD_TOP)
+    # The move spent (Ann stays where she stands): a spell is left, or End turn.
+    stay = {"type": "move", "to": game.view(0)["players"][0]["pos"], "spell": False}
+    game.apply(0, stay)
+    feed(page, game, 0)
+    wait_for_js(
+        page,
+        "(s) => document.querySelector(s)?.textContent.includes('0/1') === false",
+        "[data-testid=turn-status]",
+    )
+    assert line.inner_text() == spells
+    # Spells spent, a move left: the move, or End turn.
+    game = Game.new("team", ["Ann", "Bob"], "e2e-team-hint", {"mode": "standard", **V2})
+    game.apply(0, {"type": "daedalus"})
+    game.state.turn.used += list(game.state.players[0].spells)  # each spell cast
+    feed(page, game, 0)
+    wait_for_js(
+        page,
+        "(s) => document.querySelector(s)?.textContent.includes('0/1')",
+        "[data-testid=turn-status]",
+    )
+    assert line.inner_text() == move
+    page.evaluate(HIDE_HINT)
+    wait_for_layout(page, "[data-testid=board]", "[data-testid=turn-status]")
+    assert abs(page.evaluate(BOARD_TOP) - with_hint) <= 1
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_team_phone_your_turn_keeps_its_one_row(server: str, browser) -> None:
+    """On a phone the Team Edition's line keeps one row (its End turn needs the room): the
+    words of what is left of the turn stay on the wider screens."""
+    page = bench(browser, server, "team", "phone", "fr-FR")
+    game = Game.new("team", ["Ann", "Bob"], "e2e-team-hint", {"mode": "standard", **V2})
+    game.apply(0, {"type": "daedalus"})
+    feed(page, game, 0)
+    page.wait_for_selector("[data-testid=turn-hint]", state="attached")
+    assert page.locator("[data-testid=turn-hint]").is_hidden()
+    assert page.locator("[data-testid=turn-status] strong").inner_text() == "À vous"
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
