@@ -867,7 +867,7 @@ HIDE_HINT = "() => { document.querySelector('[data-testid=turn-hint]').style.dis
 
 @pytest.mark.parametrize("locale", ["en-US", "fr-FR", "de-DE"])
 def test_team_your_turn_says_what_is_left_of_it(server: str, browser, locale: str) -> None:
-    """ "Your turn" alone left a first game's player looking for what to do: the line says
+    """A line of "Your turn" alone left a first game's player looking for what to do: it says
     what is left of the turn (spells and the move in any order; the move; a spell or End
     turn), in the rows kept for it, so that the board does not move for it."""
     both, move, spells = TEAM_HINTS[locale]
