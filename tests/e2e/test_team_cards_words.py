@@ -388,3 +388,41 @@ def test_cards_six_players_each_on_one_line(server: str, browser: Any) -> None:
     assert page.locator("#player-list .player-stats .hand-count").count() == 6
     shot(page, "cards-six-players")
     assert page.errors == []
+
+
+SPELL_ROWS = """() => [...document.querySelectorAll('#player-list .player')].map((li) => {
+  const board = li.querySelector('.team-board').getBoundingClientRect();
+  const spells = li.querySelector('.team-spell-list').getBoundingClientRect();
+  return { left: spells.left, top: spells.top, boardRight: board.right,
+           boardBottom: board.bottom };
+})"""
+
+
+def test_team_each_player_s_spells_stand_beside_their_treasures(server: str, browser: Any) -> None:
+    """Four players on a laptop, in German: "Schieben · Tauschen" fitted beside Ann's two
+    treasures, and "Schieben · Durchqueren" went to a line of its own under the others',
+    each row laid out its own way. The spells keep their column beside the treasures in
+    every row, wrapping there."""
+    spells = {"spell_red": "switch", "spell_yellow": "traverse", "spell_blue": "teleport"}
+    made = http_json(
+        "POST",
+        server + "/api/rooms",
+        {
+            "variant": "team",
+            "options": {"mode": "standard", "spell_green": "escape", **spells},
+            "name": "Ann",
+            "computers": ["easy", "medium", "hard"],
+            "start": True,
+        },
+    )
+    page = seated_page(
+        browser, server, made, viewport={"width": 1280, "height": 800}, locale="de-DE"
+    )
+    page.wait_for_selector("[data-testid=player-3] .team-spell-list")
+    rows = page.evaluate(SPELL_ROWS)
+    assert len(rows) == 4
+    for row in rows:
+        assert row["left"] > row["boardRight"] and row["top"] < row["boardBottom"], rows
+    assert max(r["left"] for r in rows) - min(r["left"] for r in rows) < 1, rows
+    shot(page, "team-four-players-spells-de")
+    assert page.errors == []
