@@ -617,8 +617,9 @@ class ClassicEngine:
 
     @staticmethod
     def _end_turn(state: ClassicState, turn: Turn) -> list[JSON]:
-        """Next seat, or the same seat again once after a `double_turn` (applied
-        automatically: all events benefit the player), unless the game ended."""
+        """Next seat, or the same seat again once after a `double_turn`, unless the game
+        ended. The bonus turn begins on its own: version 1 forces it, version 2 lets it be
+        declined before its push (`decline`), as classic.md makes every event optional."""
         if state.result is not None:
             state.turn = None
             return []

@@ -60,6 +60,7 @@ STARTS = (cell_of(2, 2), cell_of(2, 4), cell_of(4, 4), cell_of(4, 2))
 """Seat i's colour and start field: clockwise round the board (c3, e3, e5, c5)."""
 COLORS_V1 = ("red", "yellow", "green", "blue")
 STARTS_V1 = (cell_of(2, 2), cell_of(2, 4), cell_of(4, 2), cell_of(4, 4))
+"""Rules version 1's zig-zag (c3, e3, c5, e5), kept so that its records re-play."""
 
 
 def seat_colors(options: Mapping[str, Any]) -> tuple[str, ...]:
@@ -67,7 +68,6 @@ def seat_colors(options: Mapping[str, Any]) -> tuple[str, ...]:
     return COLORS if rules_version(options) >= 2 else COLORS_V1
 
 
-"""Rules version 1's zig-zag (c3, e3, c5, e5), kept so that its records re-play."""
 LAIR = cell_of(3, 3)
 LAIR_MASK = 1 << LAIR
 FACINGS = "NESW"

@@ -105,8 +105,10 @@ def check_legal(game: Game, rng: random.Random) -> None:
             raise AssertionError(f"unlisted {action} accepted")
 
 
-def play(players: int, seed: str, greed: float, rng: random.Random) -> Game:
-    game = Game.new("master", [f"P{i}" for i in range(players)], seed)
+def play(players: int, seed: str, greed: float, rng: random.Random, version: int = 1) -> Game:
+    """A game by either rules version (they differ only in the seats' start fields)."""
+    options = {"rules_version": version}
+    game = Game.new("master", [f"P{i}" for i in range(players)], seed, options)
     for step in range(MAX_ACTIONS):
         if game.result is not None:
             break
@@ -134,11 +136,12 @@ def play(players: int, seed: str, greed: float, rng: random.Random) -> Game:
     seed=st.text(min_size=1, max_size=8),
     greed=st.sampled_from([0.0, 0.8, 1.0]),
     choice_seed=st.integers(0, 2**16),
+    version=st.sampled_from([1, 2]),
 )
 def test_random_games_keep_every_invariant(
-    players: int, seed: str, greed: float, choice_seed: int
+    players: int, seed: str, greed: float, choice_seed: int, version: int
 ) -> None:
-    game = play(players, seed, greed, random.Random(choice_seed))
+    game = play(players, seed, greed, random.Random(choice_seed), version)
     if game.result is not None:
         result = game.result
         assert game.to_move is None and result["reason"] == "dragon"

@@ -1,7 +1,9 @@
 """Random legal games (hypothesis) checking the invariants of the rules and of the views.
 
 Games are driven by `legal_actions`, mostly by a greedy player (push so that the goal is
-reachable, then walk to it) so that many games reach their end, sometimes at random.
+reachable, then walk to it) so that many games reach their end, sometimes at random. They
+are played by either rules version: version 2's own actions (`decline`, `open_pile`) are
+in the universe of actions, so that their listing is held exact as every other one.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def action_universe(players: int) -> list[dict[str, Any]]:
     moves = [{"type": "move", "to": [r, c]} for r in range(7) for c in range(7)]
     swaps = [{"type": "swap", "with": s} for s in range(players)]
     picks = [{"type": "pick", "treasure": t} for t in TREASURES]
-    return pushes + moves + swaps + picks
+    return pushes + moves + swaps + picks + [{"type": "open_pile"}, {"type": "decline"}]
 
 
 def snapshot(game: Game) -> str:
@@ -139,7 +141,8 @@ def choose(
     state, goal = game.state, goal_cell(game, seat)
     pos = state.players[seat].pos
     if state.turn.phase == "push":
-        good = [a for a in legal if goal_after_push(game, a, pos)]
+        # a bonus turn (version 2) lists `decline` among its pushes
+        good = [a for a in legal if a["type"] == "push" and goal_after_push(game, a, pos)]
         return rng.choice(good or legal)
     if goal is not None and {"type": "move", "to": [goal // 7, goal % 7]} in legal:
         return {"type": "move", "to": [goal // 7, goal % 7]}
@@ -169,11 +172,18 @@ def goal_after_push(game: Game, action: dict[str, Any], pos: int) -> bool:
     return_home=st.booleans(),
     chooser=st.integers(0, 2**32),
     greed=st.sampled_from([0.0, 0.5, 0.9]),
+    version=st.sampled_from([1, 2]),
 )
 def test_random_legal_games(
-    seed: str, players: int, events: bool, return_home: bool, chooser: int, greed: float
+    seed: str,
+    players: int,
+    events: bool,
+    return_home: bool,
+    chooser: int,
+    greed: float,
+    version: int,
 ) -> None:
-    options = {"events": events, "return_home": return_home}
+    options = {"events": events, "return_home": return_home, "rules_version": version}
     game = Game.new("classic", [f"p{i}" for i in range(players)], seed, options)
     rng = random.Random(chooser)
     checkpoint = rng.randrange(1, MAX_ACTIONS)
