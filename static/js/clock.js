@@ -109,7 +109,7 @@ export class ClockView {
         h("span", { class: "clock-time" }, formatSeconds(running ? left : bank))));
       });
     } else if (clock.seat !== null && left !== null) {
-      parts.push(h("span", { class: "clock-seat running", "data-testid": "clock-left" },
+      parts.push(h("span", { class: "clock-seat clock-one running", "data-testid": "clock-left" },
         t("clock.left", { name: this.nameOf(clock.seat), time: formatSeconds(left) })));
     }
     this.el.replaceChildren(...parts);

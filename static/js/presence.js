@@ -12,7 +12,8 @@ addTranslations({
     "presence.reconnecting": "reconnecting…",
     "presence.not_here": "not here",
     "presence.away": "away",
-    "presence.left": "{name} left — waiting for them to reconnect",
+    // not "left": that is the word for leaving the game for good (away.left_news)
+    "presence.left": "{name} is disconnected — waiting for them to reconnect",
     "presence.back": "{name} is back",
     "presence.offline": "You are offline — reconnecting… Nothing you do is sent until the connection is back.",
     "presence.offline_click": "Not sent: you are offline. Wait until the connection is back.",

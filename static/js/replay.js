@@ -10,13 +10,14 @@
  */
 
 import { ReplayAnalysis } from "./analysis.js";
-import { answerBody, ApiError, request } from "./api.js";
+import { answerBody, ApiError, loadToken, request } from "./api.js";
+import { loadLocalSeats } from "./local-seats.js";
 import { PatchedFrames } from "./patches.js";
 import { byId, colorDot, flash, h, unflash } from "./dom.js";
 import { formatDate, formatList, initI18n, lang, onLanguageChange, t } from "./i18n.js";
 import { byBadge, entryWords, eventWords, moveWords, notationPlaces } from "./movelog.js";
 import { ensureSprite, TREASURES, treasureIcon } from "./tiles.js";
-import { shownName } from "./table.js";
+import { loadHostToken, shownName } from "./table.js";
 import { COLORS, variantById } from "./variants.js";
 
 /** Player fields every view shows; any other field of a frame's player is a secret. */
@@ -33,6 +34,7 @@ const els = {
   variantName: byId("replay-variant"),
   imported: byId("replay-imported"),
   players: byId("replay-players"),
+  room: byId("replay-room"),
   error: byId("replay-error"),
   position: byId("replay-position"),
   first: byId("replay-first"),
@@ -478,6 +480,12 @@ function renderHead() {
   // locale data, about 15 ms.
   const date = state.painted && data.finished_at ? " · " + formatDate(data.finished_at) : "";
   els.players.textContent = formatList(names()) + date;
+  // A player who came here from the end of the game (its "Watch the replay") had no way
+  // back to the table but the browser's Back, and missed the "Play again" asked there.
+  const room = data.room;
+  const seated = !!room && !!(loadToken(room) || loadLocalSeats(room).length || loadHostToken(room));
+  els.room.hidden = !seated;
+  if (seated) els.room.href = `/r/${encodeURIComponent(room)}`;
   els.seedHash.textContent = data.seed_hash || "";
   els.seed.textContent = data.seed || "";
   document.title = `${t("replay.title")} — ${formatList(names())} — ${t("app.title")}`;

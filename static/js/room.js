@@ -484,7 +484,11 @@ function renderDuringGame() {
   const seats = room ? room.seats : [];
   // Seats the computer plays, labelled.
   const controlOf = (s) => (s.kind === "human" && s.computer ? s.computer.reason : null);
-  const computer = seats.filter((s) => controlOf(s) === "away" || controlOf(s) === "left");
+  // This page's own seats the computer plays while their person is away have the banner
+  // with the way back (below): their player is not told of them a second time, in the
+  // third person ("The computer plays for Bob", to Bob).
+  const standIns = playing ? seats.filter((s) => ownSeats().includes(s.seat) && controlOf(s) === "away") : [];
+  const computer = seats.filter((s) => (controlOf(s) === "away" || controlOf(s) === "left") && !standIns.includes(s));
   els.computerSeats.hidden = !(computer.length && (playing || (view && view.status === "finished")));
   // Once the game is over, said in the past: the computer played for them.
   const labels = playing
@@ -513,7 +517,7 @@ function renderDuringGame() {
       } } }, t("away.takeover")));
   }
   for (const s of seats) if (s.connected || s.computer) app.waiting.delete(s.seat);
-  renderStandIns(playing ? seats.filter((s) => ownSeats().includes(s.seat) && controlOf(s) === "away") : []);
+  renderStandIns(standIns);
   // The player's own seat.
   const mine = seats.find((s) => s.seat === app.seat);
   els.seatTools.hidden = !(playing && app.seat !== null);

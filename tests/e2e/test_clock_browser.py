@@ -16,7 +16,9 @@ from tests.e2e.conftest import (
     push_and_move,
     seated_page,
     serve_app,
+    vs_computer,
     wait_for_js,
+    wait_for_stable,
 )
 
 SHOTS = Path(__file__).resolve().parents[2] / "data" / "screenshots"
@@ -208,6 +210,39 @@ def test_a_clock_ticks_and_a_timeout_is_played(server: str, browser: Any) -> Non
             assert abs(box["cause"]["top"] - box["notation"]["top"]) < 4, box
     narrow.close()
     assert errors == []
+
+
+@pytest.mark.slow  # waits out two real 30 s turns
+def test_a_player_whose_turns_ran_out_is_told_once_that_the_computer_plays(
+    server: str, browser: Any
+) -> None:
+    """Two turns out of time: the computer plays Ann's seat. Her own page says so once, in
+    the banner with the way back; the line the others read ("The computer plays for Ann
+    (away)") was also shown to her, of herself, in the third person, under that banner."""
+    made = vs_computer(server, "classic", clock={"kind": "turn", "seconds": 30})
+    ann = seated_page(browser, server, made, viewport={"width": 390, "height": 844}, is_mobile=True)
+    watcher = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    watcher.goto(server + made["url"])
+    ann.wait_for_selector("[data-testid=stand-in-0]", timeout=120000)
+    assert ann.text_content("[data-testid=stand-in-0] .away-text") == (
+        "The computer is playing for you while you are away."
+    )
+    assert ann.locator("[data-testid=computer-seat-0]").count() == 0
+    assert ann.is_hidden("[data-testid=computer-seats]")
+    # ...which the others still read, by her name
+    watcher.wait_for_selector("[data-testid=computer-seat-0]", timeout=20000)
+    assert watcher.text_content("[data-testid=computer-seat-0]") == (
+        "The computer plays for Ann (away)"
+    )
+    shot(ann, "stand-in-phone")
+    # Back: the banner goes, and no line about her seat comes in its place.
+    ann.click("[data-testid=stand-in-back-0]")
+    ann.wait_for_selector("[data-testid=back-banner]", state="hidden")
+    watcher.wait_for_selector("[data-testid=computer-seat-0]", state="detached")
+    assert ann.is_hidden("[data-testid=computer-seats]")
+    assert ann.errors == []
+    watcher.context.close()
+    ann.context.close()
 
 
 @pytest.mark.slow  # waits out real away delays
@@ -472,5 +507,46 @@ def test_a_chess_clock_keeps_to_a_few_lines_on_a_phone(server: str, browser: Any
     assert bar["width"] <= 390
     assert all(s["time"] and s["right"] <= 390 for s in bar["seats"]), bar
     assert bar["seats"][0]["title"] == "Maximilian von Hohenzollern-Sig"
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_turn_clock_takes_the_whole_line_on_a_phone(server: str, browser: Any) -> None:
+    """A turn clock shows one line, whose turn it is and the time left: it was held to half
+    the bar, as a chess clock's two seats a line are, so a long name took four lines above
+    the board ("Maximilian-", "Alexander", "Habsburger: noch", "1:59") beside an empty half."""
+    made = http_json(
+        "POST",
+        server + "/api/rooms",
+        {
+            "variant": "master",
+            "name": "Maximilian-Alexander Habsburger",
+            "computers": ["easy"],
+            "start": True,
+            "clock": {"kind": "turn", "seconds": 120},
+        },
+    )
+    page = seated_page(
+        browser,
+        server,
+        made,
+        viewport={"width": 360, "height": 740},
+        is_mobile=True,
+        has_touch=True,
+        locale="de-DE",
+    )
+    page.wait_for_selector("[data-testid=clock-left]")
+    line = wait_for_stable(
+        page,
+        """() => {
+          const left = document.querySelector('[data-testid=clock-left]');
+          const r = left.getBoundingClientRect();
+          return { height: r.height, right: r.right, text: left.textContent,
+                   line: parseFloat(getComputedStyle(left).lineHeight) };
+        }""",
+    )
+    assert line["text"].startswith("Maximilian-Alexander Habsburger: noch "), line
+    assert line["height"] <= 2 * line["line"] + 1, line
+    assert line["right"] <= 360, line
     assert page.errors == []
     page.context.close()

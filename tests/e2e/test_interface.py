@@ -376,7 +376,7 @@ def test_a_connection_that_never_opens_is_tried_again(server: str, browser: Any)
 
 def test_a_seat_moved_to_another_device_is_no_news_to_the_others(server: str, browser: Any) -> None:
     """Chloé moves her seat to her laptop: her connection was down between the claim and
-    the laptop's hello, and Alice read "Chloé left — waiting for them to reconnect", then
+    the laptop's hello, and Alice read "Chloé is disconnected — waiting for them to reconnect", then
     "Chloé is back". A drop that ends within a moment is no news now."""
     room = http_json("POST", server + "/api/rooms", {"variant": "classic"})
     url = server + room["url"]
@@ -433,7 +433,7 @@ def test_connection_state_in_words(server: str, browser: Any, tmp_path: Path) ->
     a.wait_for_selector("[data-testid=player-1] [data-testid=conn-mark][data-connected=false]")
     assert "reconnecting" in a.text_content("[data-testid=player-1]")
     news = a.locator("[data-testid=news]")
-    a.wait_for_selector("[data-testid=news]:has-text('Chloé left')")
+    a.wait_for_selector("[data-testid=news]:has-text('Chloé is disconnected')")
     assert news.is_visible()
     a.screenshot(path=str(tmp_path / "player-left.png"))
 

@@ -369,6 +369,48 @@ def test_the_final_scores_fit_a_phone(server: str, browser: Any, lang: str) -> N
     ctx.close()
 
 
+def test_a_winner_s_long_name_stays_within_a_narrow_phone(server: str, browser: Any) -> None:
+    """Names of 30-odd letters and no space (a German compound, an e-mail address) at the
+    end, on a 360 px phone: the winner's line ran out of the banner ("...kapitä" and the
+    rest cut at the screen's edge), and the score table was 7 px wider than the banner,
+    cutting its last column, the points ("Punkt"), behind a sideways scroll."""
+    from tests.server.test_games_turns import bot_record
+
+    names = [
+        "Donaudampfschifffahrtskapitänin",
+        "Rindfleischetikettierungsaufgabe",
+        "Grundstücksverkehrsgenehmigung",
+    ]
+    record = bot_record("master", "e2e-scores") | {"players": names}
+    record.pop("seed_hash", None)
+    game_id = http_json("POST", server + "/api/games/import", record)["id"]
+    ctx = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
+    ctx.add_cookies([{"name": "lang", "value": "de", "url": server}])
+    page = ctx.new_page()
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    page.keyboard.press("End")
+    wait_for_js(page, "() => !!document.querySelector('[data-testid=score-table]')")
+    fit = wait_for_stable(
+        page,
+        """() => {
+          const banner = document.querySelector("[data-testid=result-banner]");
+          const text = banner.querySelector(".result-text");
+          const table = banner.querySelector("[data-testid=score-table]");
+          const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.right]; };
+          return { banner: box(banner), text: box(text), wide: text.scrollWidth - text.clientWidth,
+                   table: box(table), scroll: box(table.parentElement) };
+        }""",
+    )
+    assert fit["wide"] <= 0, fit
+    assert fit["banner"][1] <= 360, fit
+    assert fit["table"][0] >= fit["scroll"][0] and fit["table"][1] <= fit["scroll"][1] + 0.5, fit
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    ctx.close()
+
+
 def test_a_won_duel_is_said_as_a_lost_one_is(server: str, browser: Any) -> None:
     from tests.server.test_games_turns import bot_record
 

@@ -235,6 +235,36 @@ def test_play_again_from_the_end_screen(server: str, browser, tmp_path: Path) ->
     ctx.close()
 
 
+def test_the_replay_of_one_s_own_game_leads_back_to_the_table(server: str, browser) -> None:
+    """The end screen's "Watch the replay" opens the replay in the room's tab: the
+    player had no way back to the table, where "Play again" waits, but the browser's Back.
+    The replay of a game of this browser's room now has a link back; others' have none."""
+    made = vs_computer(server, "cards")
+    page = seated_page(browser, server, made, host=True, locale="fr-FR", **PHONE)
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0']")
+    _play_to_the_end(server, made)
+    page.wait_for_selector("[data-testid=after-game]:not([hidden])")
+    game = http_json("GET", f"{server}/api/rooms/{made['code']}")["game_id"]
+    page.click("[data-testid=watch-replay]")
+    page.wait_for_url(f"**/replay/{game}")
+    page.wait_for_selector("[data-testid=replay-moves] li")
+    back = page.locator("[data-testid=replay-room]")
+    assert back.is_visible()
+    assert back.text_content() == "Retour à la salle"
+    assert back.get_attribute("href") == made["url"]
+    back.click()
+    page.wait_for_url(f"**{made['url']}")
+    page.wait_for_selector("[data-testid=play-again]")
+    assert page.errors == []
+    # Someone else's replay (the lobby's "Recently finished"): no table of theirs to go to.
+    other = browser.new_context(**PHONE).new_page()
+    other.goto(f"{server}/replay/{game}")
+    other.wait_for_selector("[data-testid=replay-moves] li")
+    assert other.is_hidden("[data-testid=replay-room]")
+    other.context.close()
+    page.context.close()
+
+
 def _play_to_the_end(server: str, made: dict) -> None:
     """Ann's seat plays largest-take-first cards over the protocol until the game ends."""
     from tests.cluster.conftest import Peer
