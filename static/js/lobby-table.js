@@ -55,7 +55,8 @@ async function playVsComputer(getChoice) {
   els.error.textContent = "";
   const name = els.name.value.trim();
   if (!name) {
-    els.error.textContent = t("lobby.create_name.missing");
+    // spaces only are not "no name yet": said so
+    els.error.textContent = t(els.name.value ? "error.name.blank" : "lobby.create_name.missing");
     els.name.focus();
     return;
   }

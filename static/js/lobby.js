@@ -149,7 +149,8 @@ async function createRoom(ev) {
   // hold the start for the friends to come (any seated player starts a hostless room).
   const name = els.name.value.trim();
   if (!name) {
-    els.error.textContent = t("lobby.create_name.missing");
+    // spaces only are not "no name yet": said so
+    els.error.textContent = t(els.name.value ? "error.name.blank" : "lobby.create_name.missing");
     els.name.focus();
     return;
   }

@@ -22,7 +22,14 @@ function selfWords(key, params) {
   return own !== key && SELF_WORDS.has(own.slice("ev.self.".length)) ? tr(own, params) : tr(key, params);
 }
 
+/** `t` for an event of the reader's own seat (`ctx.you`): said to them ("you found…"). */
+function youWords(key, params) {
+  const own = key.replace(/^ev\./, "ev.you.");
+  return own !== key && YOU_WORDS.has(own.slice("ev.you.".length)) ? tr(own, params) : tr(key, params);
+}
+
 const SELF_WORDS = new Set(["found", "took_value", "took_cards", "no_take", "collected", "lost_value", "duel_roll", "duel_won", "final_won", "final_lost", "won"]);
+const YOU_WORDS = new Set(["found", "took_value", "took_cards", "collected", "lost_value", "duel_won", "final_won", "final_lost", "won"]);
 import { eventName, treasureName } from "./tiles.js";
 
 const TEXT = {
@@ -124,6 +131,16 @@ const TEXT = {
     "ev.self.final_won": "beat the dragon ({total})",
     "ev.self.final_lost": "failed against the dragon ({total})",
     "ev.self.won": "wins the game",
+    // said to the reader of a summary, of their own seat ("while you were away")
+    "ev.you.found": "you found the {treasure}",
+    "ev.you.took_value": "you took treasure {value}",
+    "ev.you.took_cards": "you took {n} × {motif}",
+    "ev.you.collected": "you collected the {treasure} ({n}/24)",
+    "ev.you.lost_value": "you lost treasure {value}",
+    "ev.you.duel_won": "you won the duel",
+    "ev.you.final_won": "you beat the dragon ({total})",
+    "ev.you.final_lost": "you failed against the dragon ({total})",
+    "ev.you.won": "you win the game",
     "ev.discarded": "{name} discarded {a_motif}",
     "ev.drew": "{name} drew {n} cards",
     "ev.drew.one": "{name} drew {n} card",
@@ -233,6 +250,15 @@ const TEXT = {
     "ev.self.final_won": "a vaincu le dragon ({total})",
     "ev.self.final_lost": "a échoué face au dragon ({total})",
     "ev.self.won": "gagne la partie",
+    "ev.you.found": "vous avez trouvé : {treasure}",
+    "ev.you.took_value": "vous avez pris le trésor {value}",
+    "ev.you.took_cards": "vous avez pris {n} × {motif}",
+    "ev.you.collected": "vous avez récupéré : {treasure} ({n}/24)",
+    "ev.you.lost_value": "vous avez perdu le trésor {value}",
+    "ev.you.duel_won": "vous avez gagné le duel",
+    "ev.you.final_won": "vous avez vaincu le dragon ({total})",
+    "ev.you.final_lost": "vous avez échoué face au dragon ({total})",
+    "ev.you.won": "vous gagnez la partie",
     "ev.discarded": "{name} a défaussé : {motif}",
     "ev.drew": "{name} a pioché {n} cartes",
     "ev.drew.one": "{name} a pioché {n} carte",
@@ -339,6 +365,15 @@ const TEXT = {
     "ev.self.final_won": "besiegte den Drachen ({total})",
     "ev.self.final_lost": "scheiterte am Drachen ({total})",
     "ev.self.won": "gewinnt das Spiel",
+    "ev.you.found": "du fandst: {treasure}",
+    "ev.you.took_value": "du nahmst Schatz {value}",
+    "ev.you.took_cards": "du nahmst {n} × {motif}",
+    "ev.you.collected": "du sammeltest ein: {treasure} ({n}/24)",
+    "ev.you.lost_value": "du verlorst Schatz {value}",
+    "ev.you.duel_won": "du gewannst das Duell",
+    "ev.you.final_won": "du besiegtest den Drachen ({total})",
+    "ev.you.final_lost": "du scheitertest am Drachen ({total})",
+    "ev.you.won": "du gewinnst das Spiel",
     "ev.discarded": "{name} warf ab: {motif}",
     "ev.drew": "{name} zog {n} Karten",
     "ev.drew.one": "{name} zog {n} Karte",
@@ -483,15 +518,18 @@ function cellOf(value) {
  * One event in words, names and cells (a1-g7) included; null for the events that only
  * repeat the move itself.
  * @param {object} ev
- * @param {{names?: (seat: number) => string, mover?: number}} [ctx] `mover`: the seat whose
- *   line the words go on (its own events are said without its name)
+ * @param {{names?: (seat: number) => string, mover?: number, you?: number[]}} [ctx] `mover`:
+ *   the seat whose line the words go on (its own events are said without its name);
+ *   `you`: the reader's seats, whose events are said to them ("you found the bat")
  */
 export function eventWords(ev, ctx = {}) {
   const names = ctx.names || ((s) => `#${s}`);
   const name = typeof ev.seat === "number" ? names(ev.seat) : "";
-  // said of the line's own mover (`ctx.mover`): the sentence without the name
+  // said of the line's own mover (`ctx.mover`): the sentence without the name; of the
+  // reader's own seat (`ctx.you`, a summary's): said to them
   const self = typeof ev.seat === "number" && ev.seat === ctx.mover;
-  const t = self ? selfWords : tr;
+  const you = typeof ev.seat === "number" && Array.isArray(ctx.you) && ctx.you.includes(ev.seat);
+  const t = self ? selfWords : you ? youWords : tr;
   const list = (seats) => formatList((seats || []).map(names));
   switch (ev.type) {
     case "pushed": return t("ev.pushed", { slot: slotWords(ev.slot || "") });

@@ -317,6 +317,7 @@ function onWelcome(msg) {
       const words = rematch ? (own ? "room.rematch_declined" : "room.rematch_freed") : own ? "room.seat_left" : "room.seat_freed";
       els.seatNotice.textContent = t(words);
       els.seatNotice.dataset.kind = "freed";
+      els.seatNotice.dataset.words = words;  // "a free seat" is said while there is one
       els.seatNotice.hidden = false;
     }
   }
@@ -960,6 +961,11 @@ function renderLobby() {
   const full = seats.length >= variant.maxPlayers;
   const lobby = room.status === "lobby";
   els.joinForm.hidden = seated || full || !lobby;
+  // "You may take a free seat again" holds while one is free to take: the room filled up
+  // (or its game started) and the notice said it still; a seat freed again says it again.
+  if (els.seatNotice.dataset.kind === "freed" && els.seatNotice.dataset.words === "room.seat_freed") {
+    els.seatNotice.textContent = t(lobby && !full ? "room.seat_freed" : "room.seat_freed_watching");
+  }
   els.start.hidden = !mayStart(room, app.seat);
   els.start.disabled = seats.length < variant.minPlayers;
   if (seated) {
@@ -986,7 +992,8 @@ async function join(ev) {
   const name = els.joinName.value.trim();
   els.lobbyError.textContent = "";
   if (!name) {
-    els.lobbyError.textContent = t("error.bad_name");
+    // spaces only: said so (the counter beside it says "3/32", not "1 to 32 characters")
+    els.lobbyError.textContent = t(els.joinName.value ? "error.name.blank" : "error.bad_name");
     return;
   }
   els.joinButton.disabled = true;

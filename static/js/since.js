@@ -27,6 +27,8 @@ addTranslations({
     "since.then": ", then ",
     "since.turn_mark": "since your last turn",
     "since.by_computer": "{name} (played by the computer)",
+    "since.you": "you",
+    "since.your_turn": "The computer played your turn: {words}.",
     "since.earlier": "{n} earlier moves are in the move list.",
     "since.earlier.one": "{n} earlier move is in the move list.",
   },
@@ -47,6 +49,8 @@ addTranslations({
     "since.then": ", puis ",
     "since.turn_mark": "depuis votre dernier tour",
     "since.by_computer": "{name} (joué par l’ordinateur)",
+    "since.you": "vous",
+    "since.your_turn": "L’ordinateur a joué votre tour : {words}.",
     "since.earlier": "{n} coups précédents sont dans la liste des coups.",
     "since.earlier.one": "{n} coup précédent est dans la liste des coups.",
   },
@@ -67,10 +71,18 @@ addTranslations({
     "since.then": ", dann ",
     "since.turn_mark": "seit deinem letzten Zug",
     "since.by_computer": "{name} (vom Computer gespielt)",
+    "since.you": "du",
+    "since.your_turn": "Der Computer hat deinen Zug gespielt: {words}.",
     "since.earlier": "{n} frühere Schritte stehen in der Liste der Schritte.",
     "since.earlier.one": "{n} früherer Schritt steht in der Liste der Schritte.",
   },
 });
+
+/** A line of the summary, with a capital first letter when `capital` ("you found…",
+ * "second phase: …"; not a player's name, spelt as they chose). */
+function sentence(words, capital) {
+  return (capital ? words.charAt(0).toLocaleUpperCase() + words.slice(1) : words) + ".";
+}
 
 /** The events a summary names: what changes the race (finds, takes, results). */
 const TOLD = new Set(["found", "collected", "took", "lost", "duel_won", "final_duel", "won", "second_phase"]);
@@ -161,7 +173,13 @@ export function turnSummary(log, seen, seat, ctx) {
   const shown = turns.slice(-MAX_TURNS);
   const words = (e) => entryWords(e.notation, { variant: ctx.variant, names: ctx.names, seat: e.seat, events: e.events || [] });
   const who = (turn) => (turn.moves.some(standsIn) ? t("since.by_computer", { name: ctx.names(turn.seat) }) : ctx.names(turn.seat));
-  const lines = shown.map((turn) => `${who(turn)} ${turn.moves.map(words).join(t("since.then"))}.`);
+  // The reader's own turn, which the computer played (their time ran out), is said to
+  // them: "The computer played your turn: pushed…", not "Bob (played by the computer)…".
+  const line = (turn) => {
+    const done = turn.moves.map(words).join(t("since.then"));
+    return turn.seat === seat ? t("since.your_turn", { words: done }) : `${who(turn)} ${done}.`;
+  };
+  const lines = shown.map(line);
   // Turns left out are said to be, and where they are: a summary that began mid-round
   // read as the whole of it.
   const dropped = others.length - shown.reduce((n, turn) => n + turn.moves.length, 0);
@@ -202,16 +220,21 @@ export function sinceSummary(log, seen, seats, ctx) {
     lines.push(ctx.single ? t(`since.for_you${form}`, { n }) : t(`since.for_named${form}`, { n, name: ctx.names(seat) }));
   }
   // "Bob found the emerald", read to Bob, was someone else's find: on a page of one seat
-  // its name is marked as the move list marks it (a shared device's news names everyone).
-  const names = ctx.single ? (s) => (seats.includes(s) ? `${ctx.names(s)} ${t("game.you")}` : ctx.names(s)) : ctx.names;
+  // its own events are said to its player, as the rest of the page speaks ("you found the
+  // emerald"; it read "Bob (you) found…"), and named "you" in a list (a shared device's
+  // news names everyone).
+  const you = ctx.single ? seats : [];
+  const names = (s) => (you.includes(s) ? t("since.you") : ctx.names(s));
   const told = [];
   for (const e of missed) {
     for (const ev of e.events || []) {
       if (!TOLD.has(ev.type)) continue;
-      const words = eventWords(ev, { names });
-      if (words) told.push(words);
+      const words = eventWords(ev, { names, you });
+      // (a sentence that begins with a player's name keeps it as they spelt it)
+      if (words) told.push({ words, named: typeof ev.seat === "number" && !you.includes(ev.seat) });
     }
   }
-  if (told.length) lines.push(formatList(told.slice(-MAX_TOLD)) + ".");
+  const last = told.slice(-MAX_TOLD);
+  if (last.length) lines.push(sentence(formatList(last.map((x) => x.words)), !last[0].named));
   return { moves: missed.length, lines };
 }

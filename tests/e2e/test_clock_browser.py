@@ -352,13 +352,28 @@ SINCE = """async () => {
     ownSeat: text(m.sinceSummary(
       log.map((e) => ({ ...e, by: e.by && "computer:seat" })), 4, [2], { names, single: true })),
   };
+  // Said to the reader, in each language: their own find, and a list that names them.
+  const i18n = await import("/static/js/i18n.js");
+  const ended = [...log, { seq: 7, seat: 0, notation: "e5", events: [
+    { type: "found", seat: 0, treasure: "bat" }, { type: "won", winners: [0, 1] }] }];
+  const yours = {};
+  for (const code of ["en", "fr", "de"]) {
+    i18n.setLanguage(code);
+    yours[code] = {
+      bobs: text(m.sinceSummary(log, 2, [1], { names, single: true })).at(-1),
+      ended: text(m.sinceSummary(ended, 4, [1], { names, single: true })).at(-1),
+      // a shared device's person whose turn the computer played (their time ran out)
+      turn: text(m.turnSummary(log, 4, 2, { names, variant: "classic" })),
+    };
+  }
+  i18n.setLanguage("en");
   localStorage.clear();
   m.saveSeen("abc", "g1", 7);
   m.saveSeen("xyz", "g1", 3);
   const first = m.loadSeen("abc", "g1");
   m.saveSeen("abc", "g2", 0);  // the room's next game: the last one's mark goes
   const kept = Object.keys(localStorage).sort();
-  return { summaries, first, kept, none: m.loadSeen("abc", "g3") };
+  return { summaries, yours, first, kept, none: m.loadSeen("abc", "g3") };
 }"""
 
 
@@ -382,9 +397,19 @@ def test_what_happened_meanwhile_in_words(server: str, browser: Any) -> None:
         "Bob found the ghost.",
     ]
 
-    # Bob's own find, read on his page, is his ("Bob found the ghost" read as another's);
+    # Bob's own find, read on his page, is his ("Bob found the ghost" read as another's),
+    # said to him as the rest of the page speaks (it read "Bob (you) found the ghost");
     # on a shared device the news is everyone's, and names them
-    assert summaries["bobs"][-1] == "Bob (you) found the ghost.", summaries["bobs"]
+    assert summaries["bobs"][-1] == "You found the ghost.", summaries["bobs"]
+    yours = got["yours"]
+    assert yours["en"]["bobs"] == "You found the ghost."
+    assert yours["fr"]["bobs"] == "Vous avez trouvé\u00a0: fantôme."
+    assert yours["de"]["bobs"] == "Du fandst: Geist."
+    assert yours["en"]["ended"] == "Ann found the bat and game over, winner: Ann and you."
+    assert "(you)" not in str(yours) and "(vous)" not in str(yours) and "(du)" not in str(yours)
+    assert yours["en"]["turn"][-1].startswith("The computer played your turn: "), yours
+    assert yours["fr"]["turn"][-1].startswith("L’ordinateur a joué votre tour\u00a0: "), yours
+    assert yours["de"]["turn"][-1].startswith("Der Computer hat deinen Zug gespielt: "), yours
     assert summaries["bobsShared"][-1] == "Bob found the ghost.", summaries["bobsShared"]
     assert summaries["ownSeat"] is None  # a computer seat's own moves are not news
     assert got["first"] == 7 and got["none"] is None

@@ -648,8 +648,16 @@ def test_the_device_hears_no_news_of_its_own_seats(server: str, browser) -> None
           const after = [seat(0, "Ann", true), seat(1, "Bob", true), seat(2, "Cy", false)];
           // Cy pressed "Leave the game": the computer plays the seat, nobody waits for Cy
           const left = after.map((s) => s.seat === 2 ? { ...s, computer: { reason: "left" } } : s);
-          return [presenceNews(before, after, [0, 1]), presenceNews(before, after, 0),
+          const said = [presenceNews(before, after, [0, 1]), presenceNews(before, after, 0),
                   presenceNews(before, left, 0)];
+          // and in French and German, as plainly ("Cy ist weg — warte auf die Rückkehr")
+          const { setLanguage } = await import("/static/js/i18n.js");
+          for (const code of ["fr", "de"]) {
+            setLanguage(code);
+            said.push(presenceNews(before, after, 0));
+          }
+          setLanguage("en");
+          return said;
         }"""
     )
     # A drop is not said as leaving: "Cy left" read as "Cy left the game", which is the
@@ -658,6 +666,8 @@ def test_the_device_hears_no_news_of_its_own_seats(server: str, browser) -> None
         ["Cy is disconnected — waiting for them to reconnect"],
         ["Bob is back", "Cy is disconnected — waiting for them to reconnect"],
         ["Bob is back"],
+        ["Bob est de retour", "Cy a perdu la connexion — en attente de son retour"],
+        ["Bob ist zurück", "Cy hat die Verbindung verloren — wir warten auf die Rückkehr"],
     ], news
 
     page.add_init_script(RECORD_NEWS)
@@ -1015,7 +1025,8 @@ def test_the_shield_shows_the_turn_s_time_and_says_when_it_ran_out(server: str, 
 
 def test_the_turn_summary_says_which_turns_the_computer_played(server: str, browser) -> None:
     """Bob's time ran out behind the shield and the computer played his turn, then Ann's:
-    his "Since your last turn" told Ann's turns as hers, and not his own at all."""
+    his "Since your last turn" told Ann's turns as hers, and not his own at all. His own
+    is said to him ("The computer played your turn"), not of "Bob (played by…)"."""
     page = browser.new_page()
     page.goto(server + "/")
     timeout = "computer:timeout"
@@ -1035,8 +1046,8 @@ def test_the_turn_summary_says_which_turns_the_computer_played(server: str, brow
         log,
     )
     lines = summary["lines"]
-    assert [line.split(" (")[0].split(" ")[0] for line in lines] == ["Ann", "Bob", "Ann"], lines
+    assert [line.split(" (")[0].split(" ")[0] for line in lines] == ["Ann", "The", "Ann"], lines
     assert "(played by the computer)" not in lines[0], lines
-    assert lines[1].startswith("Bob (played by the computer) pushed column d"), lines
+    assert lines[1].startswith("The computer played your turn: pushed column d"), lines
     assert lines[2].startswith("Ann (played by the computer) pushed column f"), lines
     page.close()

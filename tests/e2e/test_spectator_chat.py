@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.e2e.conftest import http_json, wait_for_js
 from tests.e2e.test_phone_a11y import DESKTOP, PHONE, started
 
@@ -106,5 +108,48 @@ def test_a_refused_line_says_why_and_comes_back_to_the_box(server: str, browser:
     wait_for_js(visitor, "!!document.getElementById('create-error').textContent")
     said = visitor.text_content("#create-error")
     assert said == "Un nom ne peut pas contenir de caractères de contrôle ou invisibles.", said
+    ctx.close()
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [
+        ("en-US", "A name cannot be only spaces: it needs a letter, a number or a symbol."),
+        (
+            "fr-FR",
+            "Un nom ne peut pas être fait que d’espaces\u00a0: il lui faut une lettre,"
+            " un chiffre ou un symbole.",
+        ),
+        (
+            "de-DE",
+            "Ein Name kann nicht nur aus Leerzeichen bestehen: Er braucht einen Buchstaben,"
+            " eine Ziffer oder ein Symbol.",
+        ),
+    ],
+)
+def test_a_name_of_spaces_only_is_told_so(
+    server: str, browser: Any, locale: str, words: str
+) -> None:
+    """Three spaces typed as a name were told "Names are 1 to 32 characters" beside the
+    form's own count, "3/32" (the lobby's forms: "Type your name first"); the room's join
+    form and the lobby's two say what is wrong, in the page's language."""
+    waiting = http_json("POST", server + "/api/rooms", {"variant": "classic", "name": "Ann"})
+    ctx = browser.new_context(**DESKTOP, locale=locale)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + waiting["url"])
+    page.fill("[data-testid=join-name]", "   ")
+    page.click("[data-testid=join-button]")
+    wait_for_js(page, "!!document.getElementById('lobby-error').textContent")
+    assert page.text_content("#lobby-error") == words
+    page.goto(server + "/")
+    for button, said in (("create-button", "create-error"), ("vs-button", "vs-error")):
+        page.fill("[data-testid=create-name]", "   ")
+        page.click(f"[data-testid={button}]")
+        wait_for_js(page, f"!!document.getElementById('{said}').textContent")
+        assert page.text_content(f"#{said}") == words, button
+    assert "/r/" not in page.url  # nothing was created
     ctx.close()
     assert errors == []

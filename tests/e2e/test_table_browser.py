@@ -196,6 +196,38 @@ def test_the_host_sets_up_the_room_and_a_guest_sees_it(
     guest_ctx.close()
 
 
+def test_a_freed_player_is_offered_a_seat_only_while_one_is_free(server: str, browser) -> None:
+    """The host frees Bob's seat: "You may take a free seat again" is said while a seat is
+    free, not once the room has filled up again (it stayed up then), and again when a seat
+    frees once more; the notice itself stays, as Bob is still watching."""
+    made = http_json("POST", server + "/api/rooms", {"variant": "classic", "name": "Ann"})
+    code, host = made["code"], made["host_token"]
+    ctx = browser.new_context(**PHONE)
+    ctx.set_default_timeout(15000)
+    bob = ctx.new_page()
+    join_room(bob, server + made["url"], "Bob", 1)
+    http_json("DELETE", f"{server}/api/rooms/{code}/seats/1", token=host)
+    notice = "[data-testid=seat-notice]"
+    bob.wait_for_selector(f"{notice}:not([hidden])")
+    assert bob.text_content(notice) == (
+        "The host freed your seat; you are watching. You may take a free seat again."
+    )
+    for _ in range(3):  # Ann and three computers: the room is full
+        http_json("POST", f"{server}/api/rooms/{code}/computers", {"level": "easy"}, host)
+    bob.wait_for_selector("[data-testid=seat-3] .seat-name")
+    assert bob.is_visible(notice)
+    assert bob.text_content(notice) == "The host freed your seat; you are watching."
+    bob.select_option("[data-testid=lang-select]", "de")
+    assert bob.text_content(notice) == "Der Gastgeber hat deinen Platz frei gemacht; du schaust zu."
+    http_json("DELETE", f"{server}/api/rooms/{code}/seats/3", token=host)
+    bob.wait_for_selector("[data-testid=seat-3].free")
+    assert bob.text_content(notice) == (
+        "Der Gastgeber hat deinen Platz frei gemacht; du schaust zu."
+        " Du kannst wieder einen freien Platz nehmen."
+    )
+    ctx.close()
+
+
 def test_play_again_from_the_end_screen(server: str, browser, tmp_path: Path) -> None:
     made = http_json(
         "POST",
