@@ -83,9 +83,17 @@ def pause_after(last_events: tuple[str, ...], pause: float) -> float:
 
 
 def rng_for_turn(turn: SeatTurn, level: str) -> random.Random:
-    """The computer's own randomness for one decision: from the game id and seq, never the
-    game's seed, so the same view at the same point gives the same decision."""
-    return random.Random(f"{turn.game_id}:{turn.seq}:{turn.seat}:{level}")
+    """The computer's own randomness for one decision: the same at the same point of the
+    same game (any process decides alike), and keyed with the game's seed, which stays on
+    the server until the game ends. The player is handed this rng, never the seed; and
+    nobody can draw its numbers before the end. Drawn from the game id and seq alone,
+    public both, the numbers were anyone's: an opponent re-ran the computer's choice for
+    each target or hand the seat might hold and kept those that gave the move it made,
+    telling its chance moves from its aimed ones (an `easy` seat's move named its classic
+    target outright about one time in five), the secret of a computer seat, and of a
+    person's seat played for a timeout or while they were away."""
+    secret = (turn.game_record or {}).get("seed") or ""
+    return random.Random(f"{secret}:{turn.game_id}:{turn.seq}:{turn.seat}:{level}")
 
 
 class ComputerPlayers:

@@ -65,9 +65,11 @@ class Fanout(RoomsCore):
         """Connections holding the seat's older token lose it: told, then spectators."""
         seat, keep = message.get("seat"), message.get("keep")
         why = message.get("why", "device")
-        moved = [c for c in room.connections if c.seat == seat and c.token_hash != keep]
+        async with room.seating:  # after any hello that is looking its token up
+            moved = [c for c in room.connections if c.seat == seat and c.token_hash != keep]
+            for conn in moved:
+                conn.seat, conn.token_hash = None, None
         for conn in moved:
-            conn.seat, conn.token_hash = None, None
             if conn.welcomed:
                 conn.send(dumps({"type": "seat_moved", "seat": seat, "why": why}))
                 live = room.live
@@ -154,7 +156,7 @@ class Fanout(RoomsCore):
         by_hash = {s.token_hash: s.seat for s in room.record.seats}
         moved = []
         for conn in list(room.connections):
-            if conn.token_hash is None or conn.seat is None or not conn.welcomed:
+            if conn.token_hash is None or conn.seat is None:
                 continue
             seat = by_hash.get(conn.token_hash)
             if seat != conn.seat:
@@ -162,7 +164,10 @@ class Fanout(RoomsCore):
                 conn.sent_seq = -1
                 if seat is None:
                     conn.token_hash = None
-                moved.append(conn)
+                # A connection whose hello is still under way is re-seated all the
+                # same (its welcome, to come, says the seat as it is then).
+                if conn.welcomed:
+                    moved.append(conn)
         return moved
 
     async def _broadcast_presence(self, code: str) -> None:
@@ -172,7 +177,10 @@ class Fanout(RoomsCore):
             await self._broadcast_room(room)
 
     async def _broadcast_room(self, room: RoomLive, reseat: bool = False) -> None:
-        moved = self._reseat(room) if reseat else []
+        moved: list[Connection] = []
+        if reseat:
+            async with room.seating:  # after any hello that is looking its token up
+                moved = self._reseat(room)
         info = await self._info(room)
         for conn in moved:
             conn.send(dumps({"type": "welcome", "seat": conn.seat, "room": info}))

@@ -323,25 +323,31 @@ class Lobby(RoomsCore):
         await self._db(self.repo.set_transfer, code, seat, hash_token(transfer), expires)
         return seat, transfer
 
-    async def claim_device(self, code: str, transfer: str) -> tuple[int, str]:
+    async def claim_device(self, code: str, transfer: str) -> tuple[int, str, str | None]:
         """Spend a device key: a new seat token for this device; the older one stops
-        working and its connections are told the seat moved (they become spectators)."""
-        await self._room(code)
-        token = new_token()
-        seat = await self._db(
+        working and its connections are told the seat moved (they become spectators). The
+        host's seat brings a new host key too (the older one stops working): the third
+        value, None for any other seat."""
+        room = await self._room(code)
+        token, host = new_token(), new_token()
+        claimed = await self._db(
             self.repo.claim_transfer,
             code,
             hash_token(transfer),
             hash_token(token),
             datetime.now(UTC),
+            hash_token(host),
         )
-        if seat is None:
+        if claimed is None:
             raise RoomError("bad_transfer", "this device link is unknown, used or expired", 404)
+        seat, was_host = claimed
+        if was_host:
+            await self._reload(room)  # the host's key here at once, not at the hub's news
         await self.hub.publish(
             {"room": code, "kind": "seat_moved", "seat": seat, "keep": hash_token(token)}
         )
         log.info("seat moved to another device", extra={"room": code, "seat": seat})
-        return seat, token
+        return seat, token, host if was_host else None
 
     async def start_game(self, code: str, token: str | None) -> str:
         """Only the host starts (with the host token or from the host's seat); when the

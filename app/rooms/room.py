@@ -61,6 +61,11 @@ class RoomLive:
 
     record: RoomRecord
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Held while a hello looks up its token's seat and gives it to the connection, and
+    # while news of seats (a seat moved to another device or left, seats renumbered)
+    # changes the connections' seats: news told while a hello was between its look-up
+    # and its seat passed that connection by, which kept a seat its token had lost.
+    seating: asyncio.Lock = field(default_factory=asyncio.Lock)
     live: LiveGame | None = None
     connections: set[Connection] = field(default_factory=set)
     # seat -> when this process first saw it without any connection (for "away").

@@ -56,13 +56,17 @@ class Sessions(RoomsCore):
         seat (a pass-and-play page watching a computer's turn): it is counted among no
         one's spectators. A token that holds no seat there makes it a spectator like any."""
         room = await self._room(conn.room)
-        seat = None if token is None else await self.seat_for(conn.room, token)
-        conn.companion = False
-        if seat is None and seated:
-            held = await self._db(self.repo.seat_for_token, conn.room, hash_token(seated))
-            conn.companion = held is not None
-        conn.seat = seat
-        conn.token_hash = None if token is None else hash_token(token)
+        async with room.seating:
+            # News of seats waits for this: a seat moved, left or renumbered while the
+            # token was looked up then finds the connection holding it, and takes it
+            # along (`Fanout._seat_moved`, `Fanout._reseat`).
+            seat = None if token is None else await self.seat_for(conn.room, token)
+            conn.companion = False
+            if seat is None and seated:
+                held = await self._db(self.repo.seat_for_token, conn.room, hash_token(seated))
+                conn.companion = held is not None
+            conn.seat = seat
+            conn.token_hash = None if token is None else hash_token(token)
         # Counted as present from now on, but sent nothing by the fan-out until it has its
         # welcome and state, so that no update overtakes the welcome or repeats its state.
         conn.greeted, conn.welcomed = True, False
@@ -77,13 +81,16 @@ class Sessions(RoomsCore):
                 room.read_at = time.monotonic()
             stored = (self.repo.recent_chat, conn.room, chat_lines.KEPT)
             await room.chat.read(lambda: self._db(*stored))
-        if seat is not None:
+        if conn.seat is not None:
             # The seat is the person's again before they are told anything: given back
             # after the welcome and the state, a computer move could land between them,
             # and the welcome showed the computer in the seat of the person it greeted.
-            await self._back(room, seat)
-        await self._host_seen(room, seat, present=True)
+            await self._back(room, conn.seat)
+        await self._host_seen(room, conn.seat, present=True)
         info = await self._info(room)
+        # The seat as it is now: news of seats since the look-up has moved it (or taken
+        # it: a spectator's welcome), and told a connection not yet welcomed nothing.
+        seat = conn.seat
         welcome = {
             "type": "welcome",
             "seat": seat,

@@ -619,10 +619,13 @@ class Repository:
             )
 
     def claim_transfer(
-        self, code: str, transfer_hash: str, token_hash: str, now: datetime
-    ) -> int | None:
+        self, code: str, transfer_hash: str, token_hash: str, now: datetime, host_hash: str
+    ) -> tuple[int, bool] | None:
         """Spend a device key: the seat's token becomes `token_hash` (the older token stops
-        working) and the key is gone. The seat, or None for an unknown or expired key."""
+        working) and the key is gone. The host's seat takes the host's key along: the
+        room's becomes `host_hash` (a host who moved to their phone was a player there,
+        who could no longer set the options, seat a computer or free a seat). The seat
+        and whether it was the host's, or None for an unknown or expired key."""
         with self._tx() as s:
             row = s.scalar(
                 select(models.Seat).where(
@@ -633,7 +636,11 @@ class Repository:
             if row is None or expires is None or expires < now:
                 return None
             row.token_hash, row.transfer_hash, row.transfer_expires = token_hash, None, None
-            return row.seat
+            if row.host:
+                s.execute(
+                    update(models.Room).where(models.Room.code == code).values(host_hash=host_hash)
+                )
+            return row.seat, row.host
 
     def extend_deadline(self, game_id: str, seq: int, now: datetime, until: datetime) -> bool:
         """Move a live game's turn deadline, passed by `now`, to `until`, while the game is

@@ -159,9 +159,12 @@ async def device_link(
 @router.post("/rooms/{code}/claim", status_code=201)
 async def claim_seat(code: str, body: Claim, service: Service) -> Response:
     """Take a seat with a device link's key (sent in the body, never in the URL)."""
-    seat, token = await service.claim_device(code, body.transfer)
+    seat, token, host_token = await service.claim_device(code, body.transfer)
+    answer: dict[str, Any] = {"seat": seat, "token": token}
+    if host_token is not None:
+        answer["host_token"] = host_token
     return Response(
-        dumps({"seat": seat, "token": token}),
+        dumps(answer),
         status_code=201,
         media_type="application/json",
         headers={"Cache-Control": "no-store"},

@@ -26,7 +26,7 @@ import { loadSeen, saveSeen, sinceSummary, turnSummary } from "./since.js";
 import { optionWords } from "./options.js";
 import { ensureSprite } from "./tiles.js";
 import { initTable, joinToken, leftOwnSeat, mayStart, renderTable, seatBadges, seatControls, startToken } from "./room-table.js";
-import { seatName as seatLabel, shownName, tableApi } from "./table.js";
+import { saveHostToken, seatName as seatLabel, shownName, tableApi } from "./table.js";
 import { COLORS, variantById } from "./variants.js";
 
 /** Game UIs by variant id. */
@@ -521,7 +521,11 @@ function renderDuringGame() {
   renderStandIns(standIns);
   // The player's own seat.
   const mine = seats.find((s) => s.seat === app.seat);
-  els.seatTools.hidden = !(playing && app.seat !== null);
+  // Before the start the seat may move to another device too (a friend who joined on a
+  // laptop and goes on on a phone): that button alone, the others are the game's.
+  const lobby = !!(room && room.status === "lobby");
+  els.seatTools.hidden = !(app.seat !== null && (playing || (lobby && !passAndPlay)));
+  for (const el of [els.sound, els.letterKeys, els.leave]) el.hidden = !playing;
   // On a shared device the tools act for the seat shown: say whose.
   els.seatToolsTitle.textContent = passAndPlay && mine
     ? t("seat.tools_named", { name: shownName(mine.name) })
@@ -531,7 +535,7 @@ function renderDuringGame() {
   els.sound.setAttribute("aria-pressed", String(!isMuted()));
   els.letterKeys.textContent = t(lettersOn() ? "keys.letters_on" : "keys.letters_off");
   els.letterKeys.setAttribute("aria-pressed", String(lettersOn()));
-  els.notifyToggle.hidden = !canAskNotifications();
+  els.notifyToggle.hidden = !playing || !canAskNotifications();
 }
 
 /**
@@ -576,6 +580,12 @@ function renderStandIns(standIns) {
 }
 
 function onSeatMoved(msg) {
+  // The host's seat moved to another device with the host's key, which stopped working
+  // here: the host's controls go with it.
+  if (msg.why === "device" && app.room && app.room.host && app.room.host.seat === msg.seat) {
+    saveHostToken(code, null);
+    initTable(code);
+  }
   app.formerSeat = app.seat;
   app.seat = null;
   app.token = null;
@@ -641,6 +651,12 @@ async function claimFromLink() {
     app.token = res.token;
     app.seat = res.seat;
     saveToken(code, res.token);
+    // The host's seat brings the host's key: the options, the seats and "play again"
+    // are this device's now (the older device's key stopped working).
+    if (res.host_token) {
+      saveHostToken(code, res.host_token);
+      initTable(code);
+    }
     showNews(t("device.claimed"));
     // Said again with the first state, which clears the news of before it.
     app.claimNews = true;

@@ -768,3 +768,39 @@ def test_a_room_message_leaves_the_focus_on_the_host_s_remove(server: str, brows
         ".map((e) => e.textContent).join(',') === 'Ann,Cy'",
     )
     page.context.close()
+
+
+def test_the_host_goes_on_on_a_phone_before_the_start(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    """A host who made the room on a laptop and wants to play on their phone had no way
+    but to join again under another name ("Someone here already has this name"): the
+    device link is offered from the moment a seat is taken, and the host's seat takes the
+    host's controls along (the laptop's go)."""
+    made = http_json("POST", server + "/api/rooms", {"variant": "classic", "name": "Ann"})
+    laptop = seated_page(browser, server, made, host=True)
+    laptop.wait_for_selector("[data-testid=host-panel]:not([hidden])")
+    laptop.wait_for_selector("[data-testid=seat-tools]:not([hidden])")
+    # before the start, the move alone: leaving is the seat list's, the rest the game's
+    assert laptop.locator("[data-testid=leave-button]").is_hidden()
+    laptop.click("[data-testid=device-button]")
+    laptop.wait_for_selector("[data-testid=device-panel]:not([hidden])")
+    link = laptop.input_value("[data-testid=device-link]")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = phone.new_page()
+    page.errors = errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(link)
+    # The phone holds the seat and the host's controls: it seats a computer and starts.
+    page.wait_for_selector("[data-testid=host-panel]:not([hidden])")
+    laptop.wait_for_selector("[data-testid=host-panel]", state="hidden")
+    code = made["code"]
+    assert laptop.evaluate(f"() => localStorage.getItem('labyrinth:host:{code}')") is None
+    page.click("[data-testid=add-computer]")
+    page.wait_for_selector("[data-testid=start-button]:enabled")
+    page.click("[data-testid=start-button]")
+    page.wait_for_selector("[data-testid=turn-status][data-seat='0']")
+    page.screenshot(path=str(tmp_path / "host-moved-to-phone-before-start.png"))
+    assert laptop.errors == [] and errors == []  # type: ignore[attr-defined]
+    phone.close()
+    laptop.context.close()

@@ -77,6 +77,44 @@ def test_a_device_link_moves_the_seat_and_tells_the_old_tab(client: TestClient) 
         assert welcome["seat"] == 0 and state["view"]["you"] == 0
 
 
+def test_the_host_s_seat_takes_the_host_s_key_to_the_other_device(client: TestClient) -> None:
+    """A host who went on on their phone was only a player there: the host's key stayed on
+    the laptop, so the phone could not set the options, seat a computer or free a seat,
+    and the laptop, now a spectator's, still could. The claim of the host's seat gives
+    the phone a new host key, and the laptop's stops working; a guest's claim gives none."""
+    made = client.post("/api/rooms", json={"variant": "classic", "name": "Ann"}).json()
+    code, host_key = made["code"], made["host_token"]
+    guest = client.post(f"/api/rooms/{code}/join", json={"name": "Bob"}).json()["token"]
+
+    def claim(token: str) -> dict[str, Any]:
+        auth = {"Authorization": f"Bearer {token}"}
+        link = client.post(f"/api/rooms/{code}/device-link", headers=auth).json()
+        transfer = link["url"].partition("#transfer=")[2]
+        claimed = client.post(f"/api/rooms/{code}/claim", json={"transfer": transfer})
+        assert claimed.status_code == 201, claimed.text
+        return dict(claimed.json())
+
+    def options(key: str) -> int:
+        body = {"options": {"events": True}}
+        auth = {"Authorization": f"Bearer {key}"}
+        return client.patch(f"/api/rooms/{code}", json=body, headers=auth).status_code
+
+    assert "host_token" not in claim(guest)
+    assert options(host_key) == 200
+    moved = claim(made["token"])
+    assert moved["seat"] == 0 and moved["host_token"] not in (host_key, moved["token"])
+    assert options(host_key) == 401  # the laptop's key stopped working
+    assert options(moved["host_token"]) == 200
+    computer = client.post(
+        f"/api/rooms/{code}/computers",
+        json={"level": "easy"},
+        headers={"Authorization": f"Bearer {moved['host_token']}"},
+    )
+    assert computer.status_code == 201, computer.text
+    # the phone's seat is still the host's: its token starts the game
+    start(client, code, moved["token"])
+
+
 def test_a_device_link_needs_the_seat_token(client: TestClient) -> None:
     code, _tokens = make_room(client, ["Ann", "Bob"])
     missing = client.post(f"/api/rooms/{code}/device-link")
