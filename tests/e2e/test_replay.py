@@ -333,6 +333,25 @@ def test_a_refused_record_is_explained_in_the_page_language(server: str, browser
     assert errors == []
 
 
+def final_scores_on_a_phone(
+    browser: Any, server: str, record: dict[str, Any], lang: str, size: tuple[int, int]
+) -> tuple[Any, Any]:
+    """The replay of a Master `record` (imported here) at its end, with its score table, on
+    a phone of `size` in `lang`: its browser context and page."""
+    game_id = http_json("POST", server + "/api/games/import", record)["id"]
+    width, height = size
+    ctx = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=True, has_touch=True
+    )
+    ctx.add_cookies([{"name": "lang", "value": lang, "url": server}])
+    page = ctx.new_page()
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector('#replay-page[data-state="ready"]')
+    page.keyboard.press("End")
+    wait_for_js(page, "() => !!document.querySelector('[data-testid=score-table]')")
+    return ctx, page
+
+
 @pytest.mark.parametrize("lang", ["en", "de", "fr"])
 def test_the_final_scores_fit_a_phone(server: str, browser: Any, lang: str) -> None:
     """Master's score table at the end (its last column, the points, decides the game)
@@ -341,17 +360,9 @@ def test_the_final_scores_fit_a_phone(server: str, browser: Any, lang: str) -> N
     ("Punkt" for "Punkte", "Point" for "Points") behind a sideways scroll nobody sees."""
     from tests.server.test_games_turns import bot_record
 
-    record = bot_record("master", "e2e-scores")
-    game_id = http_json("POST", server + "/api/games/import", record)["id"]
-    ctx = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    ctx, page = final_scores_on_a_phone(
+        browser, server, bot_record("master", "e2e-scores"), lang, (390, 844)
     )
-    ctx.add_cookies([{"name": "lang", "value": lang, "url": server}])
-    page = ctx.new_page()
-    page.goto(f"{server}/replay/{game_id}")
-    page.wait_for_selector('#replay-page[data-state="ready"]')
-    page.keyboard.press("End")
-    wait_for_js(page, "() => !!document.querySelector('[data-testid=score-table]')")
     # measured in one evaluation, once it is laid out: the result banner is drawn again as
     # the last frame settles, so a table found visible could be gone when measured next
     edges = wait_for_stable(
@@ -383,16 +394,7 @@ def test_a_winner_s_long_name_stays_within_a_narrow_phone(server: str, browser: 
     ]
     record = bot_record("master", "e2e-scores") | {"players": names}
     record.pop("seed_hash", None)
-    game_id = http_json("POST", server + "/api/games/import", record)["id"]
-    ctx = browser.new_context(
-        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
-    )
-    ctx.add_cookies([{"name": "lang", "value": "de", "url": server}])
-    page = ctx.new_page()
-    page.goto(f"{server}/replay/{game_id}")
-    page.wait_for_selector('#replay-page[data-state="ready"]')
-    page.keyboard.press("End")
-    wait_for_js(page, "() => !!document.querySelector('[data-testid=score-table]')")
+    ctx, page = final_scores_on_a_phone(browser, server, record, "de", (360, 740))
     fit = wait_for_stable(
         page,
         """() => {
