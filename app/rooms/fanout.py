@@ -6,6 +6,7 @@ A part of `RoomService` (app/rooms/service.py).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from app.rooms import chat as chat_lines
@@ -51,9 +52,14 @@ class Fanout(RoomsCore):
                 if conn.welcomed and chat_lines.readable_by(chat, plays(conn)):
                     conn.send(text)
         elif kind == "room":
-            if not read_here:
-                await self._reload(room)
-            await self._broadcast_room(room, reseat=True)
+            # After any hello that is looking its token up, and before the next one: the
+            # row read again and the seats found again by their tokens in one turn of the
+            # lock, so that a hello queued behind it welcomes the seat as renumbered.
+            async with room.seating:
+                if not read_here:
+                    await self._reload(room)
+                moved = self._reseat(room)
+            await self._broadcast_room(room, moved)
         elif kind == "presence":
             await self._presence_news.poke(room.record.code)
         elif kind == "seq":
@@ -176,11 +182,9 @@ class Fanout(RoomsCore):
         if room is not None and room.connections:
             await self._broadcast_room(room)
 
-    async def _broadcast_room(self, room: RoomLive, reseat: bool = False) -> None:
-        moved: list[Connection] = []
-        if reseat:
-            async with room.seating:  # after any hello that is looking its token up
-                moved = self._reseat(room)
+    async def _broadcast_room(self, room: RoomLive, moved: Sequence[Connection] = ()) -> None:
+        """The room to everyone; first a new `welcome` to the connections `moved` to
+        another seat (`_reseat`)."""
         info = await self._info(room)
         for conn in moved:
             conn.send(dumps({"type": "welcome", "seat": conn.seat, "room": info}))

@@ -67,6 +67,12 @@ class Sessions(RoomsCore):
                 conn.companion = held is not None
             conn.seat = seat
             conn.token_hash = None if token is None else hash_token(token)
+        # News of seats that came during the look-up waits on `seating` behind it, woken
+        # by its release but run only at the loop's next turn, and the rest of this hello
+        # may not give the loop one before its welcome: it lands now, ahead of a second
+        # taking of the lock, and the welcome says the seat as it left it.
+        async with room.seating:
+            pass
         # Counted as present from now on, but sent nothing by the fan-out until it has its
         # welcome and state, so that no update overtakes the welcome or repeats its state.
         conn.greeted, conn.welcomed = True, False
